@@ -1,0 +1,189 @@
+"""The 127.0.0.1 server the renderer's pages load from.
+
+Libraries (p5, p5.brush) and the harness are served with long-lived cache headers so a
+warm browser reloads them from its HTTP cache; each job's page and sketch are served once,
+uncached, behind a Content-Security-Policy that forbids every network access, worker,
+frame, image, font and eval. Playwright request routing would disable the HTTP cache,
+which is why this is a real server.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+
+from brushwork.errors import SetupError
+
+CSP = "; ".join([
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'unsafe-inline'",
+    "connect-src 'none'",
+    "img-src 'none'",
+    "font-src 'none'",
+    "media-src 'none'",
+    "worker-src 'none'",
+    "child-src 'none'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "manifest-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+])
+
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>brushwork</title></head>
+<body style="margin:0;background:#fff">
+<script src="/h/{version}/seed.js"></script>
+<script src="/lib/{version}/p5.min.js"></script>
+<script src="/lib/{version}/p5.brush.js"></script>
+<script src="/h/{version}/harness.js"></script>
+<script src="/job/{token}/sketch.js"></script>
+</body></html>
+"""
+
+
+@dataclass(frozen=True)
+class Libraries:
+    """The pinned browser libraries, read from the project's `npm ci` install."""
+
+    p5: bytes
+    brush: bytes
+    p5_version: str
+    brush_version: str
+
+    @classmethod
+    def locate(cls, node_modules: Path | None = None) -> "Libraries":
+        root = node_modules or find_node_modules()
+        try:
+            p5 = (root / "p5" / "lib" / "p5.min.js").read_bytes()
+            brush = (root / "p5.brush" / "dist" / "p5.brush.js").read_bytes()
+            import json
+
+            p5_version = json.loads((root / "p5" / "package.json").read_text())["version"]
+            brush_version = json.loads((root / "p5.brush" / "package.json").read_text())["version"]
+        except (OSError, KeyError, ValueError) as e:
+            raise SetupError(
+                f"p5 / p5.brush not found under {root}: run `npm ci` in the brushwork checkout "
+                "(or `make setup`), or set BRUSHWORK_NODE_MODULES"
+            ) from e
+        return cls(p5, brush, p5_version, brush_version)
+
+
+def find_node_modules() -> Path:
+    """node_modules from $BRUSHWORK_NODE_MODULES, else the nearest one above this package or the cwd."""
+    import os
+
+    env = os.environ.get("BRUSHWORK_NODE_MODULES")
+    if env:
+        return Path(env)
+    for start in (Path(__file__).resolve(), Path.cwd().resolve()):
+        for parent in (start, *start.parents):
+            candidate = parent / "node_modules" / "p5.brush"
+            if candidate.is_dir():
+                return parent / "node_modules"
+    return Path.cwd() / "node_modules"
+
+
+def harness_file(name: str) -> bytes:
+    return resources.files("brushwork.render").joinpath("harness", name).read_bytes()
+
+
+class AssetServer:
+    """A threaded HTTP server on 127.0.0.1 with one entry per pending render job."""
+
+    def __init__(self, libraries: Libraries):
+        self.libraries = libraries
+        self.version = f"p5-{libraries.p5_version}_brush-{libraries.brush_version}"
+        self._static = {
+            f"/lib/{self.version}/p5.min.js": libraries.p5,
+            f"/lib/{self.version}/p5.brush.js": libraries.brush,
+            f"/h/{self.version}/seed.js": harness_file("seed.js"),
+            f"/h/{self.version}/harness.js": harness_file("harness.js"),
+        }
+        self._jobs: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+
+    @property
+    def harness_digest(self) -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        for key in sorted(self._static):
+            h.update(key.encode())
+            h.update(self._static[key])
+        h.update(PAGE.encode() + CSP.encode())
+        return h.hexdigest()[:16]
+
+    def start(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # quiet: the renderer reports what matters
+                pass
+
+            def do_GET(self):
+                path = self.path.split("?", 1)[0]
+                body, ctype, cache = server._lookup(path)
+                if body is None:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", cache)
+                self.send_header("Content-Security-Policy", CSP)
+                self.send_header("X-Content-Type-Options", "nosniff")
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        threading.Thread(target=self._httpd.serve_forever, name="brushwork-assets", daemon=True).start()
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    @property
+    def origin(self) -> str:
+        assert self._httpd is not None, "AssetServer.start() first"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def add_job(self, code: str) -> str:
+        token = secrets.token_hex(8)
+        with self._lock:
+            self._jobs[token] = code.encode("utf-8")
+        return token
+
+    def drop_job(self, token: str) -> None:
+        with self._lock:
+            self._jobs.pop(token, None)
+
+    def page_url(self, token: str, seed: int, size: int) -> str:
+        return f"{self.origin}/job/{token}/page.html?seed={seed}&size={size}"
+
+    def _lookup(self, path: str) -> tuple[bytes | None, str, str]:
+        if path in self._static:
+            return self._static[path], "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"
+        parts = path.split("/")
+        if len(parts) == 4 and parts[1] == "job":
+            with self._lock:
+                code = self._jobs.get(parts[2])
+            if code is not None and parts[3] == "page.html":
+                page = PAGE.format(version=self.version, token=parts[2]).encode()
+                return page, "text/html; charset=utf-8", "no-store"
+            if code is not None and parts[3] == "sketch.js":
+                return code, "text/javascript; charset=utf-8", "no-store"
+        return None, "", ""

@@ -1,0 +1,187 @@
+"""One long-lived headless Chromium and its one page: start, render a job URL, kill.
+
+brushwork owns the Chromium process (its own process group, a parent-death signal, a
+private profile directory) and drives it through Playwright over CDP. Owning the process
+is what lets a hung render be ended with SIGKILL of the whole group in milliseconds, and
+guarantees no Chromium outlives the Python process that started it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from brushwork.errors import RenderError, SetupError
+
+# SPEC §2: the flags that made SwiftShader WebGL2 fast and kept the browser off the network.
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-extensions",
+    "--mute-audio",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+)
+
+CANDIDATES = (
+    "/usr/lib/chromium/chromium-headless-shell",
+    "/usr/bin/chromium-headless-shell",
+    "/usr/lib/chromium/chromium",
+    "/usr/bin/chromium",
+)
+
+
+def find_chromium(explicit: str | None = None) -> str:
+    """The Chromium binary: an explicit path, $BRUSHWORK_CHROMIUM, or Debian's packages."""
+    path = explicit or os.environ.get("BRUSHWORK_CHROMIUM")
+    if path:
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise SetupError(f"Chromium not executable at {path!r} (from --chromium / BRUSHWORK_CHROMIUM)")
+        return path
+    for candidate in CANDIDATES:
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    raise SetupError(
+        "no Chromium found: run `make setup` (apt-get install chromium-headless-shell chromium) "
+        "or set BRUSHWORK_CHROMIUM to a Chromium binary"
+    )
+
+
+def chromium_version(binary: str) -> str:
+    try:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.strip() or "unknown"
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+@dataclass
+class PageEvents:
+    """What Playwright saw the page do during one job."""
+
+    navigations: list[str] = field(default_factory=list)
+    failed_requests: list[tuple[str, str]] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    crashed: bool = False
+
+
+class BrowserWorker:
+    """A Chromium process with one page, reloaded for every sketch."""
+
+    def __init__(self, playwright, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = ""):
+        self._pw = playwright
+        self.binary = binary
+        self.flags = flags
+        self.origin = origin
+        self.proc: subprocess.Popen | None = None
+        self.browser = None
+        self.page = None
+        self.events = PageEvents()
+        self._profile: str | None = None
+        self.renders = 0
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None and self.browser is not None \
+            and self.browser.is_connected() and not self.events.crashed
+
+    async def start(self, timeout_s: float = 20.0) -> float:
+        """Launch Chromium and connect; returns the seconds it took."""
+        t0 = time.perf_counter()
+        self._profile = tempfile.mkdtemp(prefix="brushwork-chromium-")
+        args = [self.binary, *self.flags, "--remote-debugging-port=0", f"--user-data-dir={self._profile}",
+                "--window-size=800,800", "about:blank"]
+        try:
+            self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True,
+                                         preexec_fn=_die_with_parent)
+        except OSError as e:
+            raise SetupError(f"cannot start Chromium at {self.binary}: {e}") from e
+        port_file = Path(self._profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + timeout_s
+        while not (port_file.exists() and port_file.read_text().count("\n") >= 1):
+            if self.proc.poll() is not None:
+                raise RenderError(f"Chromium exited with code {self.proc.returncode} at start-up ({self.binary})")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RenderError(f"Chromium did not open its debugging port within {timeout_s:.0f}s")
+            await asyncio.sleep(0.02)
+        port, path = port_file.read_text().split("\n")[:2]
+        self.browser = await self._pw.chromium.connect_over_cdp(f"ws://127.0.0.1:{port}{path}")
+        context = self.browser.contexts[0]
+        self.page = context.pages[0] if context.pages else await context.new_page()
+        self._attach(self.page)
+        return time.perf_counter() - t0
+
+    def _attach(self, page) -> None:
+        def on_nav(frame):
+            if frame == page.main_frame and not frame.url.startswith(self.origin + "/job/"):
+                self.events.navigations.append(frame.url)
+
+        def on_failed(request):
+            self.events.failed_requests.append((request.url, request.failure or "failed"))
+
+        def on_request(request):
+            if not request.url.startswith(self.origin + "/"):
+                self.events.failed_requests.append((request.url, "outside the asset server"))
+
+        def on_crash(_page):
+            self.events.crashed = True
+
+        page.on("framenavigated", on_nav)
+        page.on("requestfailed", on_failed)
+        page.on("request", on_request)
+        page.on("pageerror", lambda err: self.events.page_errors.append(str(err)))
+        page.on("crash", on_crash)
+
+    async def run(self, url: str) -> dict:
+        """Load the job page and wait for the harness's capture. No timeout here: the caller owns it."""
+        self.events = PageEvents()
+        self.renders += 1
+        await self.page.goto(url, wait_until="domcontentloaded")
+        return await self.page.evaluate("window.__bwResult()")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group at once: a hung GPU process would stall a polite close."""
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+        self.proc = None
+        if self._profile:
+            shutil.rmtree(self._profile, ignore_errors=True)
+            self._profile = None
+
+    async def close(self) -> None:
+        browser, self.browser, self.page = self.browser, None, None
+        self.kill()
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(browser.close(), 2.0)

@@ -1,0 +1,72 @@
+"""Content-addressed render cache on disk: identical code + seed + size + versions is painted once.
+
+Layout: ``<dir>/<key[:2]>/<key>.png`` and ``<key>.json``. Only successful renders are
+stored; an infrastructure failure must be retried, never remembered. Writes go through a
+temporary file and an atomic rename, so concurrent renderers can share one cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from brushwork.render.result import RenderResult
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BRUSHWORK_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "brushwork" / "renders"
+
+
+def cache_key(code: str, seed: int, size: int, versions: str) -> str:
+    payload = json.dumps([code, int(seed), int(size), versions], ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class RenderCache:
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+
+    def _paths(self, key: str) -> tuple[Path, Path]:
+        folder = self.directory / key[:2]
+        return folder / f"{key}.png", folder / f"{key}.json"
+
+    def get(self, key: str) -> RenderResult | None:
+        png_path, meta_path = self._paths(key)
+        try:
+            meta = json.loads(meta_path.read_text())
+            png = png_path.read_bytes() if png_path.exists() else None
+        except (OSError, ValueError):
+            return None
+        try:
+            result = RenderResult.from_dict(meta, png)
+        except (KeyError, TypeError):
+            return None  # written by an older brushwork: render again
+        return replace(result, cache_hit=True)
+
+    def put(self, key: str, result: RenderResult) -> None:
+        if not result.ok:
+            return
+        png_path, meta_path = self._paths(key)
+        png_path.parent.mkdir(parents=True, exist_ok=True)
+        if result.png is not None:
+            _atomic_write(png_path, result.png)
+        _atomic_write(meta_path, result.to_json().encode())
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

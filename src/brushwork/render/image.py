@@ -1,0 +1,34 @@
+"""Pixel arithmetic on captured paintings: decoding, paper compositing, paint fraction, diffs."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+
+def to_rgb(png: bytes) -> np.ndarray:
+    """Decode a PNG to an HxWx3 uint8 array, compositing transparency over white paper."""
+    with Image.open(io.BytesIO(png)) as im:
+        im = im.convert("RGBA")
+        paper = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(paper, im).convert("RGB"))
+
+
+def paint_fraction(rgb: np.ndarray, tolerance: int = 4) -> float:
+    """Fraction of pixels that differ from the modal (background) colour by more than `tolerance`."""
+    flat = rgb.reshape(-1, 3).astype(np.int32)
+    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    mode = values[np.argmax(counts)]
+    modal = np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255], dtype=np.int32)
+    differs = np.abs(flat - modal).max(axis=1) > tolerance
+    return float(differs.mean())
+
+
+def mean_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean absolute per-channel difference on the 0–255 scale (images must share a shape)."""
+    if a.shape != b.shape:
+        raise ValueError(f"cannot compare images of shapes {a.shape} and {b.shape}")
+    return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())

@@ -1,0 +1,115 @@
+"""`RenderResult`: what one render of one sketch produced, as a typed, frozen value."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+RenderStatus = Literal["ok", "timeout", "crashed"]
+
+
+@dataclass(frozen=True)
+class JsError:
+    message: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class BlockedRequest:
+    url: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RuntimeFlag:
+    """Something the page did that the gate judges: canvas_size, navigation, dom_tampering…"""
+
+    id: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds. `in_page_s` runs from navigation start to the encoded capture."""
+
+    wall_s: float
+    in_page_s: float | None = None
+    load_s: float | None = None
+    paint_s: float | None = None
+    encode_s: float | None = None
+    queue_s: float = 0.0
+
+    @property
+    def overhead(self) -> float | None:
+        if not self.in_page_s:
+            return None
+        return self.wall_s / self.in_page_s
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """A render's outcome. `status` is about the renderer, not the painting:
+
+    - ``ok``: the page ran to a capture (the sketch may still have thrown, been blank…);
+    - ``timeout`` / ``crashed``: infrastructure failures, which the reward turns into None.
+    """
+
+    status: RenderStatus
+    seed: int
+    size: int
+    png: bytes | None = field(default=None, repr=False)
+    width: int = 0
+    height: int = 0
+    paint_fraction: float | None = None
+    js_errors: tuple[JsError, ...] = ()
+    blocked_requests: tuple[BlockedRequest, ...] = ()
+    flags: tuple[RuntimeFlag, ...] = ()
+    brush_calls: dict[str, int] = field(default_factory=dict)
+    paint_calls: int = 0
+    cleared_after_paint: int = 0
+    frame_count: int = 0
+    timings: Timings = field(default_factory=lambda: Timings(wall_s=0.0))
+    cache_hit: bool = False
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def infra_failure(self) -> bool:
+        return self.status != "ok"
+
+    def to_dict(self) -> dict:
+        """JSON-ready metadata (without the PNG bytes)."""
+        d = asdict(self)
+        d.pop("png")
+        d["timings"]["overhead"] = self.timings.overhead
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: dict, png: bytes | None) -> "RenderResult":
+        timings = {k: v for k, v in d["timings"].items() if k != "overhead"}
+        return cls(
+            status=d["status"],
+            seed=d["seed"],
+            size=d["size"],
+            png=png,
+            width=d["width"],
+            height=d["height"],
+            paint_fraction=d["paint_fraction"],
+            js_errors=tuple(JsError(**e) for e in d["js_errors"]),
+            blocked_requests=tuple(BlockedRequest(**b) for b in d["blocked_requests"]),
+            flags=tuple(RuntimeFlag(**f) for f in d["flags"]),
+            brush_calls=dict(d["brush_calls"]),
+            paint_calls=d["paint_calls"],
+            cleared_after_paint=d["cleared_after_paint"],
+            frame_count=d["frame_count"],
+            timings=Timings(**timings),
+            cache_hit=d["cache_hit"],
+            detail=d["detail"],
+        )
