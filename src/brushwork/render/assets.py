@@ -38,7 +38,7 @@ CSP = "; ".join([
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
-<script src="/h/{version}/seed.js"></script>
+<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"></script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/p5.brush.js"></script>
 <script src="/h/{version}/harness.js"></script>
@@ -106,6 +106,7 @@ class AssetServer:
             f"/h/{self.version}/harness.js": harness_file("harness.js"),
         }
         self._jobs: dict[str, bytes] = {}
+        self._params: dict[str, tuple[int, int]] = {}
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
 
@@ -161,18 +162,20 @@ class AssetServer:
         assert self._httpd is not None, "AssetServer.start() first"
         return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 
-    def add_job(self, code: str) -> str:
+    def add_job(self, code: str, seed: int, size: int) -> str:
         token = secrets.token_hex(8)
         with self._lock:
             self._jobs[token] = code.encode("utf-8")
+            self._params[token] = (int(seed), int(size))
         return token
 
     def drop_job(self, token: str) -> None:
         with self._lock:
             self._jobs.pop(token, None)
+            self._params.pop(token, None)
 
-    def page_url(self, token: str, seed: int, size: int) -> str:
-        return f"{self.origin}/job/{token}/page.html?seed={seed}&size={size}"
+    def page_url(self, token: str) -> str:
+        return f"{self.origin}/job/{token}/page.html"
 
     def _lookup(self, path: str) -> tuple[bytes | None, str, str]:
         if path in self._static:
@@ -182,7 +185,8 @@ class AssetServer:
             with self._lock:
                 code = self._jobs.get(parts[2])
             if code is not None and parts[3] == "page.html":
-                page = PAGE.format(version=self.version, token=parts[2]).encode()
+                seed, size = self._params.get(parts[2], (1, 600))
+                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size).encode()
                 return page, "text/html; charset=utf-8", "no-store"
             if code is not None and parts[3] == "sketch.js":
                 return code, "text/javascript; charset=utf-8", "no-store"

@@ -135,10 +135,10 @@ class Renderer:
                          queued: float) -> RenderResult:
         if not worker.alive:
             await self._replace(worker)
-        token = self._server.add_job(code)
+        token = self._server.add_job(code, seed, size)
         t0 = time.perf_counter()
         try:
-            raw = await asyncio.wait_for(worker.run(self._server.page_url(token, seed, size)),
+            raw = await asyncio.wait_for(worker.run(self._server.page_url(token)),
                                          self.config.timeout_s)
         except asyncio.TimeoutError:
             await self._replace(worker)

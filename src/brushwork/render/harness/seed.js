@@ -4,11 +4,14 @@
 // (errors, CSP violations, DOM changes) that the gate reads after the render.
 (function () {
   "use strict";
-  const params = new URLSearchParams(location.search);
-  const seed = (Number(params.get("seed")) >>> 0) || 1;
+  // Parameters come from this script tag's data attributes (data-seed, data-size), so the
+  // same file works served by brushwork or inlined into a page by someone else.
+  const tag = document.currentScript;
+  const params = new Map(Object.entries((tag && tag.dataset) || {}));
+  const seed = Number(params.get("seed") || 0) >>> 0;
 
   // mulberry32: small, fast, good enough for reproducible painting noise.
-  let state = seed;
+  let state = seed || 0x9e3779b9;
   const seeded = function random() {
     state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), 1 | state);
