@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from brushwork.errors import SetupError
+from brushwork.gate import vocabulary as V
 
 CSP = "; ".join([
     "default-src 'none'",
@@ -35,10 +36,15 @@ CSP = "; ".join([
     "form-action 'none'",
 ])
 
+# p5 functions the harness watches at run time: drawing, text and pixels outside p5.brush.
+WATCHED = ",".join(sorted((V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW) - {"_renderer", "webglVersion", "drawingContext",
+                                                                       "pixels", "loadFont"}))
+
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
-<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"></script>
+<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"
+ data-watch="{watch}"></script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/p5.brush.js"></script>
 <script src="/h/{version}/harness.js"></script>
@@ -118,7 +124,7 @@ class AssetServer:
         for key in sorted(self._static):
             h.update(key.encode())
             h.update(self._static[key])
-        h.update(PAGE.encode() + CSP.encode())
+        h.update(PAGE.encode() + CSP.encode() + WATCHED.encode())
         return h.hexdigest()[:16]
 
     def start(self) -> None:
@@ -186,7 +192,8 @@ class AssetServer:
                 code = self._jobs.get(parts[2])
             if code is not None and parts[3] == "page.html":
                 seed, size = self._params.get(parts[2], (1, 600))
-                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size).encode()
+                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size,
+                                   watch=WATCHED).encode()
                 return page, "text/html; charset=utf-8", "no-store"
             if code is not None and parts[3] == "sketch.js":
                 return code, "text/javascript; charset=utf-8", "no-store"

@@ -141,14 +141,17 @@ class BrowserWorker:
 
     def _attach(self, page) -> None:
         def on_nav(frame):
-            if frame == page.main_frame and not frame.url.startswith(self.origin + "/job/"):
+            if frame == page.main_frame and not frame.url.startswith(self.origin + "/job/") \
+                    and frame.url not in self.events.navigations:
                 self.events.navigations.append(frame.url)
 
         def on_failed(request):
             self.events.failed_requests.append((request.url, request.failure or "failed"))
 
         def on_request(request):
-            if not request.url.startswith(self.origin + "/"):
+            if request.is_navigation_request() and not request.url.startswith(self.origin + "/job/"):
+                self.events.navigations.append(request.url)
+            elif not request.url.startswith(self.origin + "/"):
                 self.events.failed_requests.append((request.url, "outside the asset server"))
 
         def on_crash(_page):

@@ -154,6 +154,8 @@ class Renderer:
     async def _after_exception(self, worker, error, seed, size, t0, queued) -> RenderResult:
         wall = time.perf_counter() - t0
         navigations = list(worker.events.navigations)
+        if worker.alive and "context was destroyed" in str(error):
+            navigations = navigations or ["(unknown destination)"]
         if worker.alive and navigations:
             # The sketch navigated its own page away: that is the sketch's doing, not ours.
             return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", navigations[0]),),

@@ -51,6 +51,16 @@
     userCanvas = this.canvas || (this._renderer && this._renderer.canvas) || null;
     return r;
   };
+  // p5's own drawing, text and pixel functions, called from the sketch itself (not from
+  // inside p5.brush, which uses some of them internally) bypass p5.brush.
+  for (const name of params.watch) {
+    const original = fn[name];
+    if (typeof original !== "function") continue;
+    fn[name] = function () {
+      if (userActive(this)) push(events.runtime, { id: "p5_drawing", detail: name + "() called at run time" });
+      return original.apply(this, arguments);
+    };
+  }
   for (const name of ["background", "clear"]) {
     const original = fn[name];
     fn[name] = function () {

@@ -59,7 +59,8 @@
 
   Object.defineProperty(window, "__bwEvents", { value: events, writable: false, configurable: false, enumerable: false });
   Object.defineProperty(window, "__bwParams", {
-    value: Object.freeze({ seed: seed, size: Number(params.get("size")) || 600 }),
+    value: Object.freeze({ seed: seed, size: Number(params.get("size")) || 600,
+                           watch: String(params.get("watch") || "").split(",").filter(Boolean) }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

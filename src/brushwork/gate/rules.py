@@ -1,0 +1,65 @@
+"""The gate's rule table: one row per rule, with a stable id, a severity, a one-line
+explanation, and its checks (static over the syntax tree, run-time over the render).
+
+Severities: ``cheat`` (tries to win without painting with p5.brush), ``broken`` (an honest
+sketch that does not work) and ``infra`` (our failure, not the sketch's: the reward must be
+None, never 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from brushwork.gate import runtime_rules as R
+from brushwork.gate import static_rules as S
+from brushwork.gate.report import Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: Severity
+    explanation: str
+    static: Callable | None = None
+    runtime: Callable | None = None
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("no_sketch", "broken", "The reply contains no p5.js sketch."),
+    Rule("syntax_error", "broken", "The sketch is not valid JavaScript (often a truncated reply).", S.syntax_error),
+    Rule("too_long", "broken", "The sketch is longer than the configured limit.", S.too_long),
+    Rule("missing_setup", "broken", "A p5 sketch needs a top-level setup() function.", S.missing_setup),
+    Rule("not_webgl", "broken", "p5.brush paints only on createCanvas(..., WEBGL).", S.not_webgl, R.runtime_not_webgl),
+    Rule("canvas_size", "broken", "The canvas must have the configured size.", S.canvas_size, R.runtime_canvas_size),
+    Rule("external_access", "cheat", "Network, files, workers, eval-like code, DOM, navigation and windows "
+         "are off limits.", S.external_access),
+    Rule("text_on_canvas", "cheat", "Paintings may not contain text.", S.text_on_canvas),
+    Rule("raw_pixels", "cheat", "No direct pixels, contexts, shaders, buffers or images.", S.raw_pixels),
+    Rule("bare_primitive", "cheat", "p5's own drawing functions bypass p5.brush.", S.bare_primitive,
+         R.runtime_p5_drawing),
+    Rule("disallowed_brush_method", "cheat", "A p5.brush method outside the allow-list.", S.disallowed_brush_method,
+         R.runtime_brush_method),
+    Rule("unknown_brush_method", "broken", "A brush.* method that p5.brush does not have.", S.unknown_brush_method),
+    Rule("computed_access", "cheat", "Indirect access (brackets, aliases, globals, constructors, escapes) hides "
+         "what is called.", S.computed_access),
+    Rule("harness_tampering", "cheat", "The sketch rewrites the libraries, the seeds or the harness.",
+         S.harness_tampering),
+    Rule("deferred_code", "broken", "Timers paint after the captured first frame.", S.deferred_code),
+    Rule("no_painting", "broken", "The sketch never calls a p5.brush painting method.", S.no_painting),
+    Rule("render_timeout", "infra", "The render did not finish in time; the browser was restarted.",
+         runtime=R.render_timeout),
+    Rule("render_crashed", "infra", "The browser failed during the render.", runtime=R.render_crashed),
+    Rule("js_error", "broken", "The sketch threw an error while painting.", runtime=R.js_error),
+    Rule("blank_canvas", "broken", "Too little of the canvas differs from the background.", runtime=R.blank_canvas),
+    Rule("blocked_request", "cheat", "The page tried to load or send something and was blocked.",
+         runtime=R.blocked_request),
+    Rule("navigation", "cheat", "The sketch navigated its page away.", runtime=R.navigation),
+    Rule("canvas_replaced", "cheat", "The captured canvas is not the one the sketch created.",
+         runtime=R.canvas_replaced),
+    Rule("dom_tampering", "cheat", "The sketch added elements or text to the page.", runtime=R.dom_tampering),
+    Rule("painted_then_cleared", "broken", "background()/clear() after painting erased the painting.",
+         runtime=R.painted_then_cleared),
+)
+
+RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

@@ -1,0 +1,152 @@
+"""The renderer, for real: Debian Chromium, p5 2.x, p5.brush 2.2.2, SwiftShader WebGL2."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from brushwork.render import RenderConfig, Renderer
+from brushwork.render.image import mean_abs_diff, to_rgb
+
+pytestmark = pytest.mark.chromium
+
+FLOWER = """
+function setup() { createCanvas(600, 600, WEBGL); noLoop(); }
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(250, 246, 238);
+  brush.noStroke();
+  for (let i = 0; i < 5; i++) {
+    const a = i * TWO_PI / 5 + random(-0.2, 0.2);
+    brush.fill("#e07a5f", 110);
+    brush.fillBleed(0.2);
+    brush.beginShape(0.5);
+    brush.vertex(300, 300);
+    brush.vertex(300 + cos(a - 0.35) * 150, 300 + sin(a - 0.35) * 150);
+    brush.vertex(300 + cos(a + 0.35) * 150, 300 + sin(a + 0.35) * 150);
+    brush.endShape(CLOSE);
+  }
+  brush.fill("#7a1f2b", 140);
+  brush.circle(300, 300, 30);
+}
+"""
+
+
+def sketch(body: str, setup_extra: str = "") -> str:
+    return ("function setup() { createCanvas(600, 600, WEBGL); noLoop(); %s }\n"
+            "function draw() { translate(-width / 2, -height / 2); background(255); brush.noStroke();\n"
+            "brush.fill('#3d5a80', 120); %s }\n") % (setup_extra, body)
+
+
+def flag_ids(result):
+    return {f.id for f in result.flags}
+
+
+def test_honest_painting_renders(renderer):
+    r = renderer.render(FLOWER, seed=3, use_cache=False)
+    assert r.status == "ok", r.detail
+    assert (r.width, r.height) == (600, 600)
+    assert 0.02 < r.paint_fraction < 0.9
+    assert r.js_errors == () and r.blocked_requests == () and r.flags == ()
+    assert r.brush_calls["endShape"] == 5 and r.brush_calls["circle"] == 1
+    assert r.paint_calls == 6
+    assert r.timings.in_page_s and r.timings.wall_s >= r.timings.in_page_s * 0.5
+    assert to_rgb(r.png).shape == (600, 600, 3)
+
+
+def test_same_seed_same_painting_other_seed_differs(renderer):
+    a = renderer.render(FLOWER, seed=11, use_cache=False)
+    b = renderer.render(FLOWER, seed=11, use_cache=False)
+    c = renderer.render(FLOWER, seed=12, use_cache=False)
+    same = mean_abs_diff(to_rgb(a.png), to_rgb(b.png))
+    other = mean_abs_diff(to_rgb(a.png), to_rgb(c.png))
+    assert same <= 0.25  # SwiftShader differs in a few pixels between runs: tolerance, never a hash
+    assert other > 4 * max(same, 0.05)
+
+
+def test_cache_returns_identical_render(renderer):
+    first = renderer.render(FLOWER + "\n// cache probe\n", seed=5)
+    second = renderer.render(FLOWER + "\n// cache probe\n", seed=5)
+    assert not first.cache_hit and second.cache_hit
+    assert second.png == first.png and second.paint_fraction == first.paint_fraction
+    third = renderer.render(FLOWER + "\n// cache probe\n", seed=5, use_cache=False)
+    assert not third.cache_hit
+
+
+@pytest.mark.parametrize("body,setup_extra,expected", [
+    ("rect(10, 10, 300, 300);", "", "p5_drawing"),
+    ("brush.circle(300, 300, 100); background(255);", "", "painted_then_cleared"),
+    ("brush.circle(300, 300, 100); document.body.appendChild(document.createElement('div'));", "", "dom_tampering"),
+    ("brush.circle(300, 300, 100);", "resizeCanvas(300, 300);", "canvas_size"),
+])
+def test_runtime_flags(renderer, body, setup_extra, expected):
+    r = renderer.render(sketch(body, setup_extra), use_cache=False)
+    assert r.status == "ok", r.detail
+    assert expected in flag_ids(r)
+
+
+def test_network_is_blocked_and_reported(renderer):
+    body = ("brush.circle(300, 300, 100); fetch('http://example.com/x').catch(() => 0);"
+            "new Image().src = 'http://127.0.0.1:9/leak'; try { eval('1') } catch (e) {}")
+    r = renderer.render(sketch(body), use_cache=False)
+    assert r.status == "ok"
+    urls = " ".join(b.url + " " + b.reason for b in r.blocked_requests)
+    assert "example.com" in urls and "127.0.0.1:9" in urls and "eval" in urls
+
+
+def test_wrong_canvas_size_is_refused(renderer):
+    code = sketch("brush.circle(300, 300, 100);").replace("createCanvas(600, 600", "createCanvas(900, 900")
+    r = renderer.render(code, use_cache=False)
+    assert "canvas_size" in flag_ids(r) and r.js_errors
+
+
+def test_navigation_is_reported(renderer):
+    r = renderer.render(sketch("brush.circle(300, 300, 100); location.href = 'http://127.0.0.1:9/away';"),
+                        use_cache=False)
+    assert r.status == "ok"
+    assert "navigation" in flag_ids(r) or any("127.0.0.1:9" in b.url for b in r.blocked_requests)
+
+
+def test_js_error_is_reported_not_raised(renderer):
+    r = renderer.render(sketch("brush.circle(300, 300, 100); undefinedFunction();"), use_cache=False)
+    assert r.status == "ok" and any("undefinedFunction" in e.message for e in r.js_errors)
+
+
+def _chromium_pids(profile_prefix: str = "brushwork-chromium-") -> set[int]:
+    pids = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if profile_prefix.encode() in (entry / "cmdline").read_bytes():
+                    pids.add(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
+@pytest.mark.slow
+async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
+    before = _chromium_pids()
+    async with Renderer(RenderConfig(workers=1, timeout_s=4, use_cache=False, cache_dir=tmp_path)) as r:
+        hung = await r.render(sketch("while (true) {}"))
+        assert hung.status == "timeout" and hung.png is None
+        assert len(r.restarts) == 1
+        ok = await r.render(FLOWER)
+        assert ok.status == "ok" and ok.paint_fraction > 0.02
+
+        slow = sketch("for (let i = 0; i < 400; i++) brush.circle(300, 300, 250);")
+        task = asyncio.create_task(r.render(slow))
+        await asyncio.sleep(1.5)
+        os.killpg(r._workers[0].proc.pid, signal.SIGKILL)
+        crashed = await task
+        assert crashed.status == "crashed", crashed
+        again = await r.render(FLOWER, seed=1)
+        assert again.status == "ok"
+        during = _chromium_pids() - before
+        assert during
+    await asyncio.sleep(0.5)
+    assert not (_chromium_pids() - before)
