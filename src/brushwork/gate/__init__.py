@@ -44,11 +44,12 @@ def check_sketch(sketch: Sketch, config: GateConfig | None = None,
     cfg = _config(config)
     facts = parse(sketch.code)
     found: list[Violation] = []
+    offset = sketch.start_line - 1  # report lines of the reply, not of the extracted code
     for rule in RULES:
         if rule.static is None:
             continue
         for message, line in rule.static(facts, sketch.code, cfg):
-            found.append(Violation(rule.id, rule.severity, message, line))
+            found.append(Violation(rule.id, rule.severity, message, None if line is None else line + offset))
     report = GateReport(_dedupe(found))
     return check_render(report, render, cfg) if render is not None else report
 

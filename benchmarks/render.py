@@ -1,0 +1,477 @@
+"""Render benchmark: the public recipe's page-per-sketch rendering against brushwork's renderer.
+
+Modes, all on the same Chromium binary, the same sketches and the same seed:
+
+- a1  the recipe as published: Playwright launches Chromium with the recipe's flags, one
+      browser, a fresh page per sketch with p5, p5.brush (and brushwork's harness, so the
+      paintings are comparable) inlined by `page.set_content`, sketches one after another;
+- a2  the same page-per-sketch baseline launched with brushwork's `CHROMIUM_FLAGS`;
+- b   brushwork's `Renderer` (cache off, default workers), all sketches at once.
+
+Reports renders per minute, median latency, wall/in-page overhead (b), peak RSS of all
+Chromium processes, the mean absolute pixel difference of each baseline painting against
+brushwork's, and (unless --skip-extras) how long replacing a killed browser takes and what
+the static gate costs. Writes its section of benchmarks/RESULTS.md.
+
+    .venv/bin/python benchmarks/render.py                # full run, ~10 min on 2 cores
+    .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import datetime
+import os
+import statistics
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+HERE = Path(__file__).resolve().parent
+SKETCH_DIR = HERE / "sketches"
+SIZE = 600
+# SPEC §1/§2: what the recipe launched Chromium with, plus the flags that keep it quiet on a
+# closed network (without them it stalls on update and sync requests).
+RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+                "--disable-gpu-sandbox", "--no-sandbox")
+QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--no-first-run",
+               "--disable-sync", "--disable-quic")
+TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05}
+START, END = "<!-- render-benchmark:start -->", "<!-- render-benchmark:end -->"
+HANG = """function setup() {
+  createCanvas(600, 600, WEBGL);
+  noLoop();
+}
+function draw() {
+  while (true) {}
+}
+"""
+console = Console()
+
+
+@dataclass
+class Render:
+    """One sketch rendered in one mode."""
+
+    name: str
+    ok: bool
+    wall_s: float
+    png: bytes | None = None
+    detail: str = ""
+    overhead: float | None = None
+
+
+@dataclass
+class ModeRun:
+    mode: str
+    label: str
+    renders: list[Render] = field(default_factory=list)
+    startup_s: float = 0.0
+    elapsed_s: float = 0.0  # first render started -> last render done (startup excluded)
+    peak_rss: int = 0
+
+    @property
+    def ok(self) -> list[Render]:
+        return [r for r in self.renders if r.ok]
+
+    @property
+    def per_minute(self) -> float:
+        return 60 * len(self.ok) / self.elapsed_s if self.elapsed_s else 0.0
+
+    @property
+    def median_latency(self) -> float | None:
+        return statistics.median(r.wall_s for r in self.ok) if self.ok else None
+
+    @property
+    def median_overhead(self) -> float | None:
+        values = [r.overhead for r in self.ok if r.overhead]
+        return statistics.median(values) if values else None
+
+
+class RssSampler:
+    """Peak of the summed RSS of this process's Chromium descendants, sampled in a thread.
+
+    RSS counts shared pages once per process, so the sum over-states what the processes
+    really hold; it is the same measure for every mode.
+    """
+
+    def __init__(self, interval_s: float = 0.2):
+        self.interval_s = interval_s
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def _sample(self) -> int:
+        import psutil
+
+        total = 0
+        for proc in psutil.Process(os.getpid()).children(recursive=True):
+            try:
+                if "chrom" in proc.name().lower():
+                    total += proc.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._sample())
+            self._stop.wait(self.interval_s)
+
+    def __enter__(self) -> "RssSampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def load_sketches(quick: bool) -> list[tuple[str, str]]:
+    paths = sorted(SKETCH_DIR.glob("recipe_*.js"))
+    if not paths:
+        raise SystemExit(f"no sketches in {SKETCH_DIR}")
+    return [(p.stem, p.read_text()) for p in (paths[:3] if quick else paths)]
+
+
+def baseline_html(code: str, seed: int) -> str:
+    """The page a baseline inlines: brushwork's harness around the libraries, in brushwork's order."""
+    from brushwork.render.assets import Libraries, harness_file
+
+    libs = Libraries.locate()
+
+    def script(text: str | bytes, attrs: str = "") -> str:
+        text = text.decode("utf-8") if isinstance(text, bytes) else text
+        return f"<script{attrs}>{text.replace('</script', '<\\/script')}</script>"
+
+    return "\n".join([
+        '<!doctype html>\n<html><head><meta charset="utf-8"><title>baseline</title></head>',
+        '<body style="margin:0;background:#fff">',
+        script(harness_file("seed.js"), f' data-seed="{seed}" data-size="{SIZE}"'),
+        script(libs.p5), script(libs.brush), script(harness_file("harness.js")), script(code),
+        "</body></html>",
+    ])
+
+
+async def baseline_one(browser, name: str, html: str, timeout_s: float) -> Render:
+    t0 = time.perf_counter()
+    page = await browser.new_page()
+
+    async def paint() -> bytes | None:
+        await page.set_content(html, wait_until="domcontentloaded")
+        raw = await page.evaluate("window.__bwResult()")
+        url = raw["result"].get("dataUrl")
+        return base64.b64decode(url.split(",", 1)[1]) if url else None
+
+    try:
+        png = await asyncio.wait_for(paint(), timeout_s)
+        wall = time.perf_counter() - t0
+        render = Render(name, png is not None, wall, png, "" if png else "no capture")
+    except asyncio.TimeoutError:
+        render = Render(name, False, time.perf_counter() - t0, detail=f"timeout after {timeout_s:g}s")
+    except Exception as e:  # noqa: BLE001 - report any page failure as a failed render
+        render = Render(name, False, time.perf_counter() - t0, detail=f"{type(e).__name__}: {e}".splitlines()[0])
+    try:
+        await asyncio.wait_for(page.close(), 30)
+    except Exception as e:  # noqa: BLE001
+        render.detail += f"; page.close failed ({type(e).__name__})"
+    return render
+
+
+async def run_baseline(mode: str, label: str, flags: tuple[str, ...], sketches, seed: int,
+                       binary: str, timeout_s: float) -> ModeRun:
+    from playwright.async_api import async_playwright
+
+    run = ModeRun(mode, label)
+    htmls = [(name, baseline_html(code, seed)) for name, code in sketches]
+    with RssSampler() as rss:
+        async with async_playwright() as pw:
+            t0 = time.perf_counter()
+            browser = await pw.chromium.launch(executable_path=binary, args=list(flags), headless=True)
+            run.startup_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for name, html in htmls:
+                if not browser.is_connected():  # a dead browser would fail every later sketch
+                    browser = await pw.chromium.launch(executable_path=binary, args=list(flags), headless=True)
+                render = await baseline_one(browser, name, html, timeout_s)
+                run.renders.append(render)
+                status = "ok" if render.ok else render.detail
+                console.print(f"  [dim]{mode}[/] {name}: {render.wall_s:6.1f}s  {status}")
+            run.elapsed_s = time.perf_counter() - t0
+            await browser.close()
+    run.peak_rss = rss.peak
+    return run
+
+
+async def run_brushwork(sketches, seed: int, binary: str) -> ModeRun:
+    from brushwork.render import RenderConfig, Renderer
+
+    config = RenderConfig(use_cache=False, chromium=binary)
+    run = ModeRun("b", f"brushwork Renderer, {config.workers} workers")
+    with RssSampler() as rss:
+        t0 = time.perf_counter()
+        async with Renderer(config) as r:
+            run.startup_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            results = await asyncio.gather(*(r.render(code, seed=seed) for _, code in sketches))
+            run.elapsed_s = time.perf_counter() - t0
+    run.peak_rss = rss.peak
+    for (name, _), res in zip(sketches, results):
+        ok = res.ok and res.png is not None
+        run.renders.append(Render(name, ok, res.timings.wall_s, res.png, res.detail, res.timings.overhead))
+        errors = "; ".join(e.message for e in res.js_errors)
+        console.print(f"  [dim]b[/] {name}: {res.timings.wall_s:6.1f}s  {res.status} "
+                      f"paint {res.paint_fraction or 0:.2f} {errors}")
+    return run
+
+
+async def measure_restart(code: str, binary: str) -> dict:
+    """A render that never finishes: how long until the browser is replaced and painting again."""
+    from brushwork.render import RenderConfig, Renderer
+
+    async with Renderer(RenderConfig(timeout_s=5, use_cache=False, workers=1, chromium=binary)) as r:
+        t0 = time.perf_counter()
+        hung = await r.render(HANG, seed=1)
+        hung_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        after = await r.render(code, seed=1)
+        after_s = time.perf_counter() - t0
+        return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts),
+                "after_status": after.status, "after_s": after_s,
+                "after_paint": after.paint_fraction}
+
+
+def measure_gate(sketches) -> dict:
+    try:
+        from brushwork.gate import check
+    except ImportError as e:
+        return {"skipped": f"brushwork.gate.check not importable ({e})"}
+    replies = [f"```javascript\n{code}```" for _, code in sketches]
+    try:
+        t0 = time.perf_counter()
+        first = check(replies[0])
+        first_ms = 1000 * (time.perf_counter() - t0)
+    except Exception as e:  # noqa: BLE001 - the gate is being written; report, don't crash
+        return {"skipped": f"check(reply) raised {type(e).__name__}: {e}"}
+    per_sketch, passed = [], []
+    for reply in replies:
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            report = check(reply)
+            times.append(1000 * (time.perf_counter() - t0))
+        per_sketch.append(statistics.median(times))
+        passed.append(getattr(report, "passed", None))
+    return {"first_ms": first_ms, "median_ms": statistics.median(per_sketch), "max_ms": max(per_sketch),
+            "passed": sum(1 for p in passed if p), "total": len(replies),
+            "violations": sorted({i for r in replies for i in getattr(check(r), "ids", ())}),
+            "first_passed": getattr(first, "passed", None)}
+
+
+def pixel_diffs(b: ModeRun, baselines: list[ModeRun]) -> list[list[str]]:
+    from brushwork.render.image import mean_abs_diff, to_rgb
+
+    b_by_name = {r.name: r for r in b.renders}
+    rows = []
+    for render in b.renders:
+        row = [render.name]
+        for run in baselines:
+            other = next((r for r in run.renders if r.name == render.name), None)
+            if other is None:
+                row.append("not run")
+            elif not (other.ok and b_by_name[render.name].ok):
+                row.append("failed")
+            else:
+                diff = mean_abs_diff(to_rgb(other.png), to_rgb(render.png))
+                row.append(f"{diff:.3f} {'✓' if diff <= TARGETS['diff'] else '✗'}")
+        rows.append(row)
+    return rows
+
+
+def max_diff(rows: list[list[str]], column: int) -> float | None:
+    values = [float(r[column].split()[0]) for r in rows if r[column][:1].isdigit()]
+    return max(values) if values else None
+
+
+def ratio(b: ModeRun, a: ModeRun, a2: ModeRun | None) -> tuple[float | None, str]:
+    """b's throughput over a's; when a rendered only a subset, bridge through a2 on that subset."""
+    if not a.ok or not b.per_minute:
+        return None, "no successful renders"
+    if len(a.renders) == len(b.renders) or a2 is None:
+        return b.per_minute / a.per_minute, "same sketches"
+    names = {r.name for r in a.ok}
+    a2_subset = sum(r.wall_s for r in a2.ok if r.name in names)
+    a_subset = sum(r.wall_s for r in a.ok)
+    if not a2_subset or not a2.per_minute:
+        return None, "no a2 renders to bridge the subset"
+    return (b.per_minute / a2.per_minute) * (a_subset / a2_subset), f"a1 on {len(names)} sketches, bridged via a2"
+
+
+def fmt(value, spec: str = ".2f", suffix: str = "") -> str:
+    return "—" if value is None else f"{value:{spec}}{suffix}"
+
+
+def tables(runs: list[ModeRun], diffs: list[list[str]], extras: dict | None) -> list[tuple[str, list, list]]:
+    by_mode = {r.mode: r for r in runs}
+    b, a1, a2 = by_mode["b"], by_mode.get("a1"), by_mode.get("a2")
+    out = [("Throughput", ["mode", "how", "ok / run", "startup s", "elapsed s", "renders/min",
+                           "median latency s", "wall/in-page", "peak chromium RSS MiB"],
+            [[r.mode, r.label, f"{len(r.ok)}/{len(r.renders)}", fmt(r.startup_s, ".1f"), fmt(r.elapsed_s, ".1f"),
+              fmt(r.per_minute, ".2f"), fmt(r.median_latency, ".2f"), fmt(r.median_overhead, ".3f"),
+              f"{r.peak_rss / 2**20:.0f}"] for r in runs])]
+    targets = []
+    for other, key in ((a1, "vs_a1"), (a2, "vs_a2")):
+        if other is not None:
+            value, note = ratio(b, other, a2 if other is a1 else None)
+            verdict = "—" if value is None else ("met" if value >= TARGETS[key] else "missed")
+            targets.append([f"throughput b/{other.mode}", fmt(value, ".2f", "×"), f"≥ {TARGETS[key]:g}", verdict, note])
+    ov = b.median_overhead
+    targets.append(["b wall/in-page (median)", fmt(ov, ".3f"), f"≤ {TARGETS['overhead']}",
+                    "—" if ov is None else ("met" if ov <= TARGETS["overhead"] else "missed"), ""])
+    for i, run in enumerate(r for r in (a1, a2) if r is not None):
+        worst = max_diff(diffs, i + 1)
+        targets.append([f"max mean |Δ| {run.mode} vs b", fmt(worst, ".3f"), f"≤ {TARGETS['diff']}",
+                        "—" if worst is None else ("met" if worst <= TARGETS["diff"] else "missed"),
+                        "0–255 scale, RGB over white"])
+    out.append(("Targets", ["measure", "value", "target", "verdict", "note"], targets))
+    out.append(("Mean |Δ| per sketch against b (0–255)", ["sketch"] + [r.mode for r in (a1, a2) if r], diffs))
+    if extras is not None:
+        out.append(("Recovery and gate", ["measure", "value"], extra_rows(extras)))
+    return out
+
+
+def extra_rows(extras: dict) -> list[list[str]]:
+    rs, gate = extras["restart"], extras["gate"]
+    rows = [["hung sketch (draw: while(true){}), timeout 5 s", f"status {rs['hung_status']}, "
+             f"call returned after {rs['hung_call_s']:.2f} s"],
+            ["browser replacement (renderer.restarts)", ", ".join(f"{s:.2f} s" for s in rs["restarts"]) or "none"],
+            ["next render on the replacement", f"status {rs['after_status']} in {rs['after_s']:.2f} s, "
+             f"paint {fmt(rs['after_paint'], '.2f')}"]]
+    if "skipped" in gate:
+        rows.append(["static gate check(reply)", f"skipped: {gate['skipped']}"])
+    else:
+        rows += [["static gate check(reply), median over sketches", f"{gate['median_ms']:.2f} ms "
+                  f"(max {gate['max_ms']:.2f} ms, first call {gate['first_ms']:.1f} ms)"],
+                 ["sketches passing the static gate", f"{gate['passed']}/{gate['total']} "
+                  f"{'(violations: ' + ', '.join(gate['violations']) + ')' if gate['violations'] else ''}"]]
+    return rows
+
+
+def print_tables(blocks) -> None:
+    for title, headers, rows in blocks:
+        table = Table(title=title, title_justify="left")
+        for h in headers:
+            table.add_column(h)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+
+
+def markdown(blocks, header: str) -> str:
+    lines = [START, header, ""]
+    for title, headers, rows in blocks:
+        lines += [f"### {title}", "", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+        lines.append("")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def write_results(path: Path, section: str) -> None:
+    text = path.read_text() if path.exists() else "# Render benchmark results\n\n"
+    if START in text and END in text:
+        before, rest = text.split(START, 1)
+        text = before + section + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text)
+
+
+def machine_header(args, binary: str, n: int) -> str:
+    from brushwork.render.assets import Libraries
+    from brushwork.render.browser import chromium_version
+
+    libs = Libraries.locate()
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"## Run of {now}{' (quick)' if args.quick else ''}\n\n"
+            f"- machine: nproc {len(os.sched_getaffinity(0))}, {os.uname().machine}, "
+            f"{_mem_gib():.0f} GiB RAM; {chromium_version(binary)} at `{binary}`\n"
+            f"- p5 {libs.p5_version}, p5.brush {libs.brush_version}; {n} sketches "
+            f"(`benchmarks/sketches/recipe_*.js`), seed {args.seed}, {SIZE}×{SIZE}\n"
+            f"- a1/a2 render one sketch after another (as the recipe did), per-sketch timeout "
+            f"{args.timeout:g} s; b renders all at once. renders/min = ok renders / elapsed (browser "
+            f"start-up excluded); latency = page created → capture decoded (b: its `timings.wall_s`)")
+
+
+def _mem_gib() -> float:
+    import psutil
+
+    return psutil.virtual_memory().total / 2**30
+
+
+async def main(args) -> None:
+    from brushwork.render.browser import CHROMIUM_FLAGS, find_chromium
+
+    binary = find_chromium(args.chromium)
+    sketches = load_sketches(args.quick)
+    limit = len(sketches) if args.recipe_limit is None else min(args.recipe_limit, len(sketches))
+    console.print(f"[bold]{len(sketches)} sketches[/], Chromium {binary}, a1 on {limit}")
+    runs = []
+    console.print("[bold]b[/] brushwork Renderer")
+    runs.append(await run_brushwork(sketches, args.seed, binary))
+    console.print("[bold]a2[/] page per sketch, brushwork flags")
+    runs.append(await run_baseline("a2", "page per sketch, brushwork flags", tuple(CHROMIUM_FLAGS),
+                                   sketches, args.seed, binary, args.timeout))
+    if limit:
+        console.print("[bold]a1[/] page per sketch, recipe flags")
+        runs.append(await run_baseline("a1", "page per sketch, recipe flags", RECIPE_FLAGS + QUIET_FLAGS,
+                                       sketches[:limit], args.seed, binary, args.timeout))
+    runs.sort(key=lambda r: ["a1", "a2", "b"].index(r.mode))
+    extras = None
+    if not args.skip_extras:
+        console.print("[bold]extras[/] browser replacement, static gate")
+        extras = {"restart": await measure_restart(sketches[0][1], binary), "gate": measure_gate(sketches)}
+    if args.save_png:
+        save_pngs(Path(args.save_png), runs)
+    b = next(r for r in runs if r.mode == "b")
+    blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode != "b"]), extras)
+    print_tables(blocks)
+    if args.write if args.write is not None else not args.quick:
+        write_results(Path(args.results), markdown(blocks, machine_header(args, binary, len(sketches))))
+        console.print(f"wrote {args.results}")
+
+
+def save_pngs(folder: Path, runs: list[ModeRun]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for run in runs:
+        for r in run.ok:
+            (folder / f"{r.name}.{run.mode}.png").write_bytes(r.png)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="3 sketches, a1 on 1, writes nothing unless --write")
+    p.add_argument("--recipe-limit", type=int, default=None,
+                   help="render only the first N sketches with a1 (the slow recipe flags); 0 skips a1")
+    p.add_argument("--timeout", type=float, default=150.0, help="per-sketch timeout for a1/a2, seconds")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--chromium", help="Chromium binary for every mode (default: brushwork's choice)")
+    p.add_argument("--skip-extras", action="store_true", help="skip the browser-replacement and gate measures")
+    p.add_argument("--results", default=str(HERE / "RESULTS.md"), help="markdown file whose section is replaced")
+    p.add_argument("--write", action=argparse.BooleanOptionalAction, default=None,
+                   help="write the results section (default: yes, except with --quick)")
+    p.add_argument("--save-png", metavar="DIR", help="also save every painting as DIR/<sketch>.<mode>.png")
+    args = p.parse_args(argv)
+    if args.quick and args.recipe_limit is None:
+        args.recipe_limit = 1
+    return args
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_args()))

@@ -1,0 +1,200 @@
+"""The `brushwork` command line: render, check, rules, demo.
+
+Heavy modules (Playwright, numpy) are imported inside the commands that need them, so
+`brushwork --help` and `brushwork check --no-render` start fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Render, gate and score p5.brush paintings written by code models.")
+console = Console(stderr=True)
+out = Console()
+
+FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
+                          help="sketch files (.js) or whole model replies (.md, .txt)")
+
+
+def _gate_config(allow: str | None, size: int):
+    from brushwork.errors import ConfigError
+    from brushwork.gate import DEFAULT_ALLOWED, GateConfig
+
+    methods = tuple(m.strip().removeprefix("brush.") for m in allow.split(",") if m.strip()) if allow \
+        else DEFAULT_ALLOWED
+    try:
+        return GateConfig(allowed_methods=methods, canvas_size=size)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--allow / --size") from e
+
+
+def _render_config(workers: int | None, size: int, no_cache: bool, timeout: float):
+    from brushwork.render import RenderConfig
+
+    kwargs = {"size": size, "use_cache": not no_cache, "timeout_s": timeout}
+    if workers:
+        kwargs["workers"] = workers
+    return RenderConfig(**kwargs)
+
+
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
+                      label: str):
+    """Gate (and render) every file concurrently, with a progress bar. Returns Gated in file order."""
+    from brushwork.gate import check
+    from brushwork.gate.live import Gated, gate_reply
+    from brushwork.render import Renderer
+    from brushwork.sketch import extract_sketch
+
+    replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+    if not render:
+        return [Gated(extract_sketch(r), check(r, gate_cfg), None) for r in replies]
+    with _progress() as progress:
+        task = progress.add_task(label, total=len(files))
+        async with Renderer(render_cfg) as renderer:
+            async def one(reply):
+                gated = await gate_reply(reply, renderer, gate_cfg, seed=seed, render_all=render_all)
+                progress.advance(task)
+                return gated
+            return await asyncio.gather(*(one(r) for r in replies))
+
+
+@app.command()
+def render(
+    files: list[Path] = FilesArg,
+    out_dir: Path = typer.Option(..., "-o", "--out", help="folder for <stem>.png and <stem>.json"),
+    seed: int = typer.Option(0, help="random seed (Math.random, randomSeed, noiseSeed)"),
+    size: int = typer.Option(600, help="canvas side in pixels"),
+    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="paint again even if this code+seed was rendered"),
+    timeout: float = typer.Option(60.0, help="seconds before a render is abandoned and its browser restarted"),
+):
+    """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
+    from brushwork.render import Renderer
+    from brushwork.sketch import extract_sketch
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cfg = _render_config(workers, size, no_cache, timeout)
+
+    async def run():
+        results = {}
+        with _progress() as progress:
+            task = progress.add_task("rendering", total=len(files))
+            async with Renderer(cfg) as renderer:
+                async def one(path: Path):
+                    sketch = extract_sketch(path.read_text(encoding="utf-8", errors="replace"))
+                    result = None if sketch is None else await renderer.render(sketch.code, seed=seed)
+                    results[path] = result
+                    progress.advance(task)
+                await asyncio.gather(*(one(p) for p in files))
+        return results
+
+    results = asyncio.run(run())
+    table = Table("file", "status", "paint", "errors", "blocked", "in-page s", "wall s", "cache")
+    failed = 0
+    for path in files:
+        r = results[path]
+        meta_path = out_dir / f"{path.stem}.json"
+        if r is None:
+            failed += 1
+            meta_path.write_text(json.dumps({"file": str(path), "status": "no_sketch"}, indent=2))
+            table.add_row(str(path), "[red]no sketch[/]", "", "", "", "", "", "")
+            continue
+        if r.png is not None:
+            (out_dir / f"{path.stem}.png").write_bytes(r.png)
+        meta_path.write_text(json.dumps({"file": str(path), **r.to_dict()}, indent=2, sort_keys=True))
+        failed += r.status != "ok"
+        t = r.timings
+        table.add_row(str(path), r.status if r.ok else f"[red]{r.status}[/]",
+                      f"{100 * r.paint_fraction:.1f}%" if r.paint_fraction is not None else "-",
+                      str(len(r.js_errors)), str(len(r.blocked_requests)),
+                      f"{t.in_page_s:.2f}" if t.in_page_s else "-", f"{t.wall_s:.2f}", "hit" if r.cache_hit else "")
+    out.print(table)
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def check(
+    files: list[Path] = FilesArg,
+    as_json: bool = typer.Option(False, "--json", help="print a JSON list of reports"),
+    no_render: bool = typer.Option(False, "--no-render", help="static rules only (no browser)"),
+    render_all: bool = typer.Option(False, "--render-all", help="render even sketches the static rules reject"),
+    allow: str = typer.Option(None, "--allow", help="comma-separated brush methods (default: the recipe's 10)"),
+    seed: int = typer.Option(0, help="render seed"),
+    size: int = typer.Option(600, help="required canvas side"),
+    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    timeout: float = typer.Option(60.0, help="render deadline in seconds"),
+):
+    """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
+    gate_cfg = _gate_config(allow, size)
+    render_cfg = _render_config(workers, size, False, timeout)
+    gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
+    if as_json:
+        payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]
+        typer.echo(json.dumps(payload, indent=2))
+    else:
+        out.print(_report_table(files, gated))
+    raise typer.Exit(0 if all(g.report.passed for g in gated) else 1)
+
+
+def _report_table(files, gated) -> Table:
+    table = Table("file", "verdict", "violations", "paint", "time s")
+    for f, g in zip(files, gated):
+        verdict = "[green]pass[/]" if g.report.passed else (
+            "[yellow]infra[/]" if g.report.infra_failure else "[red]fail[/]")
+        lines = [f"{v.id}" + (f" (line {v.line})" if v.line else "") + f": {v.message}"
+                 for v in g.report.violations[:6]]
+        if len(g.report.violations) > 6:
+            lines.append(f"… {len(g.report.violations) - 6} more")
+        r = g.render
+        table.add_row(str(f), verdict, "\n".join(lines) or "-",
+                      f"{100 * r.paint_fraction:.1f}%" if r and r.paint_fraction is not None else "-",
+                      f"{r.timings.wall_s:.2f}" if r else "-")
+    return table
+
+
+@app.command()
+def rules():
+    """List the gate's rules: id, severity, stage and explanation."""
+    from brushwork.gate import RULES
+
+    table = Table("id", "severity", "stage", "explanation")
+    for rule in RULES:
+        stage = "+".join(s for s, f in (("static", rule.static), ("run time", rule.runtime)) if f) or "extract"
+        table.add_row(rule.id, rule.severity, stage, rule.explanation)
+    out.print(table)
+
+
+@app.command()
+def demo(
+    out_dir: Path = typer.Option(Path("out/demo"), "-o", "--out", help="where the gallery is written"),
+    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="render again even if cached"),
+):
+    """Gate and render the bundled example replies; print a table and write an HTML gallery."""
+    from brushwork.demo import run_demo
+
+    code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=_progress)
+    raise typer.Exit(code)
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,37 @@
+"""Gate with a render: static rules first, then (when they pass) a real render and the
+run-time rules. The shared path of `brushwork check`, the demo and the reward."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
+from brushwork.gate.report import Violation
+from brushwork.gate.rules import RULES_BY_ID
+from brushwork.render import RenderResult, Renderer
+from brushwork.sketch import Sketch, extract_sketch
+
+
+@dataclass(frozen=True)
+class Gated:
+    """One reply after the gate: its sketch, verdict and render (None when not rendered)."""
+
+    sketch: Sketch | None
+    report: GateReport
+    render: RenderResult | None
+
+
+async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None = None, seed: int = 0,
+                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None) -> Gated:
+    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules."""
+    sketch = extract_sketch(reply)
+    if sketch is None:
+        rule = RULES_BY_ID["no_sketch"]
+        return Gated(None, GateReport((Violation(rule.id, rule.severity, "no p5.js sketch found in the reply"),),
+                                      sketch_found=False), None)
+    report = check_sketch(sketch, config)
+    if not (report.passed or render_all):
+        return Gated(sketch, report, None)
+    size = size or (config or GateConfig()).canvas_size
+    render = await renderer.render(sketch.code, seed=seed, size=size, use_cache=use_cache)
+    return Gated(sketch, check_render(report, render, config), render)

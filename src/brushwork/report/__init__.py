@@ -1,0 +1,1 @@
+"""HTML pages people look at: galleries of paintings with their verdicts."""
