@@ -83,7 +83,7 @@ class Facts:
 
 
 def parse(code: str) -> Facts:
-    tree = parser().parse(code.encode("utf-8"))
+    tree = parser().parse(code.encode("utf-8", "replace"))
     facts = Facts(root=tree.root_node)
     _walk(tree.root_node, facts)
     return facts

@@ -171,7 +171,7 @@ class AssetServer:
     def add_job(self, code: str, seed: int, size: int) -> str:
         token = secrets.token_hex(8)
         with self._lock:
-            self._jobs[token] = code.encode("utf-8")
+            self._jobs[token] = code.encode("utf-8", "replace")
             self._params[token] = (int(seed), int(size))
         return token
 

@@ -26,7 +26,7 @@ def default_cache_dir() -> Path:
 
 
 def cache_key(code: str, seed: int, size: int, versions: str) -> str:
-    payload = json.dumps([code, int(seed), int(size), versions], ensure_ascii=False)
+    payload = json.dumps([code, int(seed), int(size), versions])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

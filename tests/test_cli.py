@@ -1,0 +1,75 @@
+"""The `brushwork` command line, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOOD = """Here is a coral hibiscus.
+```js
+function setup() { createCanvas(600, 600, WEBGL); noLoop(); }
+function draw() {
+  translate(-width / 2, -height / 2);
+  background(248, 244, 236);
+  brush.noStroke();
+  brush.fill("#ff7f50", 120);
+  brush.fillBleed(0.2);
+  brush.circle(300, 300, 140);
+}
+```
+"""
+CHEAT = GOOD.replace('brush.circle(300, 300, 140);', 'brush.circle(300, 300, 140);\n  text("A+", 10, 10);')
+
+
+def brushwork(*args, cwd: Path, env_extra: dict | None = None):
+    env = {**os.environ, **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "brushwork.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+@pytest.fixture
+def replies(tmp_path):
+    (tmp_path / "good.md").write_text(GOOD)
+    (tmp_path / "cheat.md").write_text(CHEAT)
+    return tmp_path
+
+
+def test_check_json_static(replies):
+    res = brushwork("check", "good.md", "cheat.md", "--json", "--no-render", cwd=replies)
+    assert res.returncode == 1, res.stderr
+    data = json.loads(res.stdout)
+    assert [d["file"] for d in data] == ["good.md", "cheat.md"]
+    assert data[0] == {"file": "good.md", "passed": True, "violations": []}
+    (v,) = data[1]["violations"]
+    assert v["id"] == "text_on_canvas" and v["severity"] == "cheat" and v["line"] == 11
+    assert set(v) == {"id", "severity", "message", "line"}
+
+
+def test_check_exit_codes(replies):
+    assert brushwork("check", "good.md", "--no-render", cwd=replies).returncode == 0
+    bad_allow = brushwork("check", "good.md", "--no-render", "--allow", "fill,watercolor", cwd=replies)
+    assert bad_allow.returncode == 2 and "watercolor" in bad_allow.stderr
+    assert brushwork("check", "missing.md", cwd=replies).returncode == 2
+
+
+@pytest.mark.chromium
+def test_check_renders_and_render_writes_files(replies, tmp_path_factory):
+    env = {"BRUSHWORK_CACHE": str(tmp_path_factory.mktemp("cli-cache"))}
+    res = brushwork("check", "good.md", "--json", "--workers", "1", cwd=replies, env_extra=env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    out = replies / "out"
+    res = brushwork("render", "good.md", "-o", str(out), "--workers", "1", "--seed", "3", cwd=replies,
+                    env_extra=env)
+    assert res.returncode == 0, res.stderr
+    meta = json.loads((out / "good.json").read_text())
+    assert meta["status"] == "ok" and meta["paint_fraction"] > 0.01 and meta["cache_hit"] is False
+    assert meta["timings"]["wall_s"] > 0 and meta["timings"]["in_page_s"] > 0
+    assert (out / "good.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = brushwork("render", "good.md", "-o", str(out), "--workers", "1", "--seed", "3", cwd=replies,
+                      env_extra=env)
+    assert json.loads((out / "good.json").read_text())["cache_hit"] is True, again.stderr

@@ -1,0 +1,83 @@
+"""The gate's own behaviour: scopes, line numbers, configuration, robustness.
+(The big hostile/honest table lives in test_gate_cases.py.)"""
+
+import pytest
+
+from brushwork.errors import ConfigError
+from brushwork.gate import RULES, GateConfig, check
+
+SKELETON = """function setup() {{
+  createCanvas(600, 600, WEBGL);
+  noLoop();
+}}
+function draw() {{
+  translate(-width / 2, -height / 2);
+  background(250);
+  brush.noStroke();
+  brush.fill("#c44", 90);
+  {body}
+  brush.circle(300, 300, 80);
+}}
+"""
+
+
+def ok(body: str = "", cfg: GateConfig | None = None):
+    return check(SKELETON.format(body=body), cfg)
+
+
+def test_rule_table_is_complete_and_unique():
+    ids = [r.id for r in RULES]
+    assert len(ids) == len(set(ids))
+    assert all(r.severity in ("cheat", "broken", "infra") and r.explanation for r in RULES)
+    assert {"render_timeout", "render_crashed"} == {r.id for r in RULES if r.severity == "infra"}
+
+
+def test_skeleton_passes():
+    assert ok().passed
+
+
+def test_local_helper_named_like_a_primitive_is_not_p5():
+    body = "function line(a, b) { brush.circle(a, b, 3); }\n  line(10, 20);"
+    assert ok(body).passed
+    # ...but the same name outside the helper's scope is p5's line()
+    assert "bare_primitive" in ok("{ const line = (a) => a; line(1); }\n  line(1, 2, 3, 4);").ids
+
+
+def test_parameter_named_brush_is_tampering():
+    assert "harness_tampering" in ok("function petal(brush) { brush.rect(1, 2, 3, 4); }").ids
+
+
+def test_violation_lines_are_reply_lines():
+    reply = "Here you go:\n\n```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);") + "```\n"
+    report = check(reply)
+    (v,) = [v for v in report.violations if v.id == "bare_primitive"]
+    assert reply.splitlines()[v.line - 1].strip() == "rect(1, 2, 3, 4);"
+
+
+def test_allow_list_is_configuration():
+    body = 'brush.set("HB", "#222", 1);'
+    assert "disallowed_brush_method" in ok(body).ids
+    wider = GateConfig(allowed_methods=GateConfig().allowed_methods + ("set",))
+    assert ok(body, wider).passed
+    with pytest.raises(ConfigError, match="watercolor"):
+        GateConfig(allowed_methods=("fill", "watercolor"))
+
+
+def test_canvas_size_follows_config_and_constants():
+    assert ok().passed
+    assert "canvas_size" in ok(cfg=GateConfig(canvas_size=512)).ids
+    code = SKELETON.format(body="").replace("createCanvas(600, 600", "createCanvas(S, S").replace(
+        "function setup", "const S = 600;\nfunction setup")
+    assert check(code).passed
+
+
+@pytest.mark.parametrize("junk", ["", "\x00\x01\x02" * 100, "{" * 100_000, "```js\n" + "}" * 5000,
+                                  "function setup() {" * 2000, "```js\nfunction setup() { \ud800 }\n```"])
+def test_never_raises(junk):
+    report = check(junk)
+    assert not report.passed
+
+
+def test_too_long():
+    long_body = "\n".join(f"  brush.circle({i % 600}, 300, 2); // petal {i}" for i in range(900))
+    assert "too_long" in ok(long_body).ids
