@@ -150,3 +150,24 @@ async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
         assert during
     await asyncio.sleep(0.5)
     assert not (_chromium_pids() - before)
+
+
+@pytest.mark.parametrize("body,expected", [
+    # reaching the GL context or a 2D context without the names the static gate knows
+    ("const k = ['drawing', 'Context'].join(''); const gl = window[k]; gl.clearColor(1, 0, 0, 1);"
+     "gl.clear(gl.COLOR_BUFFER_BIT);", "raw_drawing"),
+    ("const c = new OffscreenCanvas(10, 10).getContext('2d'); c.fillText('A+', 1, 5);", "text_drawing"),
+])
+def test_runtime_catches_what_static_names_miss(renderer, body, expected):
+    r = renderer.render(sketch("brush.circle(300, 300, 100);" + body), use_cache=False)
+    assert r.status == "ok", r.detail
+    assert expected in flag_ids(r), r.flags
+
+
+def test_capture_cannot_be_faked(renderer):
+    body = ("brush.circle(300, 300, 100);"
+            "try { HTMLCanvasElement.prototype.toDataURL = () => 'data:image/png;base64,AAAA'; } catch (e) {}"
+            "try { Promise.prototype.then = function () {}; } catch (e) {}"
+            "try { brush.circle = () => 0; } catch (e) {}")
+    r = renderer.render(sketch(body), use_cache=False)
+    assert r.status == "ok" and r.png is not None and r.paint_fraction > 0.01

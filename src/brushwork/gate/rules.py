@@ -34,8 +34,9 @@ RULES: tuple[Rule, ...] = (
     Rule("canvas_size", "broken", "The canvas must have the configured size.", S.canvas_size, R.runtime_canvas_size),
     Rule("external_access", "cheat", "Network, files, workers, eval-like code, DOM, navigation and windows "
          "are off limits.", S.external_access),
-    Rule("text_on_canvas", "cheat", "Paintings may not contain text.", S.text_on_canvas),
-    Rule("raw_pixels", "cheat", "No direct pixels, contexts, shaders, buffers or images.", S.raw_pixels),
+    Rule("text_on_canvas", "cheat", "Paintings may not contain text.", S.text_on_canvas, R.runtime_text_drawing),
+    Rule("raw_pixels", "cheat", "No direct pixels, contexts, shaders, buffers or images.", S.raw_pixels,
+         R.runtime_raw_drawing),
     Rule("bare_primitive", "cheat", "p5's own drawing functions bypass p5.brush.", S.bare_primitive,
          R.runtime_p5_drawing),
     Rule("disallowed_brush_method", "cheat", "A p5.brush method outside the allow-list.", S.disallowed_brush_method,

@@ -209,8 +209,8 @@ def computed_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
         if kind == "with_statement":
             yield "`with` changes what names mean", line(node)
     for node in facts.this_nodes:
-        if not _inside_class_or_method(node):
-            yield "`this` outside a class or object method can be the window", line(node)
+        if not _inside_class(node):
+            yield "`this` outside a class body can be the window", line(node)
 
 
 def _called_member_object(node) -> bool:
@@ -250,10 +250,12 @@ def _builds_string(node) -> bool:
     return any(_builds_string(c) for c in node.named_children)
 
 
-def _inside_class_or_method(node) -> bool:
+def _inside_class(node) -> bool:
+    """Class bodies are strict code, so `this` there is never the window (object-literal
+    methods are sloppy: extracted and called bare, their `this` is the window)."""
     cur = node.parent
     while cur is not None:
-        if cur.type in ("class_body", "method_definition"):
+        if cur.type == "class_body":
             return True
         if cur.type in ("function_declaration", "function_expression", "function", "program"):
             return False

@@ -86,7 +86,7 @@ TIMERS = frozenset({"setTimeout", "setInterval", "requestAnimationFrame", "reque
 
 # Ways to reach arbitrary globals or rebuild forbidden names.
 GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames", "opener",
-                            "Reflect", "Proxy", "arguments"})
+                            "Reflect", "Proxy", "arguments", "p5"})
 SNEAKY_MEMBERS = frozenset({"constructor", "__proto__", "prototype", "__defineGetter__",
                             "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "caller",
                             "callee", "defineProperty", "defineProperties", "setPrototypeOf",
