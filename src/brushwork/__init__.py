@@ -7,5 +7,5 @@ Chromium) -> `score` -> `env` -> `train` / `eval`, with `pool` beside `score`.
 
 from brushwork.sketch import Sketch, extract_sketch
 
-__all__ = ["Sketch", "extract_sketch", "__version__"]
+__all__ = ["Sketch", "__version__", "extract_sketch"]
 __version__ = "0.1.0"

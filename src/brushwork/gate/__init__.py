@@ -12,8 +12,18 @@ from brushwork.gate.rules import RULES, RULES_BY_ID, Rule
 from brushwork.render.result import RenderResult
 from brushwork.sketch import Sketch, extract_sketch
 
-__all__ = ["DEFAULT_ALLOWED", "GateConfig", "GateReport", "RULES", "RULES_BY_ID", "Rule", "Violation",
-           "check", "check_sketch", "check_render"]
+__all__ = [
+    "DEFAULT_ALLOWED",
+    "RULES",
+    "RULES_BY_ID",
+    "GateConfig",
+    "GateReport",
+    "Rule",
+    "Violation",
+    "check",
+    "check_render",
+    "check_sketch",
+]
 
 _DEFAULT = None
 

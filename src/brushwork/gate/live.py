@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
 from brushwork.gate.report import Violation
 from brushwork.gate.rules import RULES_BY_ID
-from brushwork.render import RenderResult, Renderer
+from brushwork.render import Renderer, RenderResult
 from brushwork.sketch import Sketch, extract_sketch
 
 

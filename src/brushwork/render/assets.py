@@ -63,7 +63,7 @@ class Libraries:
     brush_version: str
 
     @classmethod
-    def locate(cls, node_modules: Path | None = None) -> "Libraries":
+    def locate(cls, node_modules: Path | None = None) -> Libraries:
         root = node_modules or find_node_modules()
         try:
             p5 = (root / "p5" / "lib" / "p5.min.js").read_bytes()

@@ -14,15 +14,12 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from brushwork.paths import cache_root
 from brushwork.render.result import RenderResult
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("BRUSHWORK_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "brushwork" / "renders"
+    return cache_root() / "renders"
 
 
 def cache_key(code: str, seed: int, size: int, versions: str) -> str:

@@ -63,7 +63,7 @@ class Renderer:
         self._cache = RenderCache(self.config.cache_dir or default_cache_dir()) if self.config.use_cache else None
         self.restarts: list[float] = []  # seconds each browser replacement took
 
-    async def __aenter__(self) -> "Renderer":
+    async def __aenter__(self) -> Renderer:
         await self.start()
         return self
 
@@ -140,7 +140,7 @@ class Renderer:
         try:
             raw = await asyncio.wait_for(worker.run(self._server.page_url(token)),
                                          self.config.timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await self._replace(worker)
             return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
                                 detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")

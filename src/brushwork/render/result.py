@@ -92,7 +92,7 @@ class RenderResult:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, d: dict, png: bytes | None) -> "RenderResult":
+    def from_dict(cls, d: dict, png: bytes | None) -> RenderResult:
         timings = {k: v for k, v in d["timings"].items() if k != "overhead"}
         return cls(
             status=d["status"],

@@ -59,7 +59,7 @@ class SyncRenderer:
                 self._thread.join(timeout=10)
         self._loop.close()
 
-    def __enter__(self) -> "SyncRenderer":
+    def __enter__(self) -> SyncRenderer:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -1,0 +1,14 @@
+"""Where brushwork keeps its caches: $BRUSHWORK_CACHE, else $XDG_CACHE_HOME/brushwork, else ~/.cache/brushwork."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_root() -> Path:
+    env = os.environ.get("BRUSHWORK_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "brushwork"

@@ -1,0 +1,149 @@
+"""Read a preference pool stored in the Hugging Face dataset layout.
+
+    <pool>/metadata.jsonl   {"file_name": "images/love_x.png", "source": "sources/love_x.js",
+                             "tier": "love", "subject": ..., "split": "train" | "eval", ...}
+    <pool>/images/          the paintings (tier also the file-name prefix: love_, okay_, nope_)
+    <pool>/sources/         the sketches that painted them
+
+A pool whose images are missing but whose sources are present (the bundled example
+pool ships only sources) is *materialized*: its sketches are rendered once by brushwork
+into a cache folder with the full layout, and that folder is what gets used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from brushwork.errors import ConfigError
+from brushwork.paths import cache_root
+
+TIERS = ("love", "okay", "nope")
+
+
+@dataclass(frozen=True)
+class PoolItem:
+    id: str                 # the image file's stem, e.g. love_peach_soft
+    tier: str
+    image: Path
+    source: Path | None = None
+    subject: str = ""
+    domain: str = ""
+    split: str = "train"
+    meta: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def image_bytes(self) -> bytes:
+        return self.image.read_bytes()
+
+
+@dataclass(frozen=True)
+class Pool:
+    root: Path
+    items: tuple[PoolItem, ...]
+    snapshot: str           # content hash of metadata + images: what a taste model was fit on
+
+    def split(self, name: str) -> tuple[PoolItem, ...]:
+        return tuple(i for i in self.items if i.split == name)
+
+    def by_tier(self, split: str = "train") -> dict[str, list[PoolItem]]:
+        tiers: dict[str, list[PoolItem]] = {}
+        for item in self.split(split):
+            tiers.setdefault(item.tier, []).append(item)
+        return tiers
+
+
+def example_pool_dir() -> Path:
+    return Path(str(resources.files("brushwork").joinpath("examples", "pool")))
+
+
+def _records(root: Path) -> list[dict]:
+    meta = root / "metadata.jsonl"
+    if not meta.exists():
+        raise ConfigError(f"{root} is not a pool folder: metadata.jsonl is missing")
+    records = []
+    for n, raw in enumerate(meta.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except ValueError as e:
+            raise ConfigError(f"{meta}:{n}: not JSON ({e})") from e
+        if "file_name" not in rec:
+            raise ConfigError(f"{meta}:{n}: needs a file_name (images/<tier>_<name>.png)")
+        records.append(rec)
+    return records
+
+
+def _tier_of(rec: dict) -> str:
+    tier = rec.get("tier") or Path(rec["file_name"]).name.split("_", 1)[0]
+    return str(tier)
+
+
+def load_pool(root: Path | str, renderer=None) -> Pool:
+    """Read a pool folder; render missing images from their sources (needs a SyncRenderer,
+    started on demand when `renderer` is None)."""
+    root = Path(root)
+    records = _records(root)
+    missing = [r for r in records if not (root / r["file_name"]).exists()]
+    if missing:
+        root = materialize(root, renderer)
+        records = _records(root)
+    items = []
+    for rec in records:
+        image = root / rec["file_name"]
+        if not image.exists():
+            raise ConfigError(f"{image} is missing and has no source to render it from")
+        source = root / rec["source"] if rec.get("source") else None
+        items.append(PoolItem(id=image.stem, tier=_tier_of(rec), image=image, source=source,
+                              subject=rec.get("subject", ""), domain=rec.get("domain", ""),
+                              split=rec.get("split", "train"), meta=rec))
+    return Pool(root, tuple(items), _snapshot(root, records))
+
+
+def _snapshot(root: Path, records: list[dict]) -> str:
+    h = hashlib.sha256()
+    for rec in sorted(records, key=lambda r: r["file_name"]):
+        h.update(json.dumps(rec, sort_keys=True).encode())
+        h.update(hashlib.sha256((root / rec["file_name"]).read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+def materialize(root: Path, renderer=None) -> Path:
+    """Render a sources-only pool into a cache folder with the full layout; return that folder."""
+    records = _records(root)
+    h = hashlib.sha256((root / "metadata.jsonl").read_bytes())
+    for rec in records:
+        src = root / rec.get("source", "")
+        if not rec.get("source") or not src.is_file():
+            raise ConfigError(f"{root}: {rec['file_name']} has neither an image nor a source to render")
+        h.update(src.read_bytes())
+    target = cache_root() / "pools" / h.hexdigest()[:16]
+    if (target / ".complete").exists():
+        return target
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(root / "metadata.jsonl", target / "metadata.jsonl")
+    (target / "sources").mkdir(exist_ok=True)
+    (target / "images").mkdir(exist_ok=True)
+    codes = [(rec, (root / rec["source"]).read_text(encoding="utf-8")) for rec in records]
+    for rec, code in codes:
+        (target / rec["source"]).write_text(code, encoding="utf-8")
+
+    from brushwork.render import SyncRenderer
+
+    own = renderer is None
+    r = SyncRenderer() if own else renderer
+    try:
+        results = r.render_many([code for _, code in codes], seed=0)
+    finally:
+        if own:
+            r.close()
+    for (rec, _), result in zip(codes, results):
+        if result.png is None:
+            raise ConfigError(f"{root}: {rec['source']} did not render ({result.status}: {result.detail})")
+        (target / rec["file_name"]).write_bytes(result.png)
+    (target / ".complete").write_text("ok\n")
+    return target

@@ -1,0 +1,1 @@
+"""The personal taste model: image features + a Bradley–Terry preference head fit on a pool."""
