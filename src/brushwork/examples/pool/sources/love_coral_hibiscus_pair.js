@@ -63,11 +63,11 @@ function draw() {
   brush.noStroke();
 
   wash("#4f7a55", 170, 0.3, 0.5, 0.6);
-  leaf(300, 330, 0.9, 240, 60);
+  leaf(345, 430, 0.8, 160, 48);
   wash("#7aa06a", 150, 0.35, 0.5, 0.6);
-  leaf(300, 330, 2.9, 230, 55);
+  leaf(95, 440, 2.5, 140, 42);
   wash("#3b6146", 150, 0.3, 0.5, 0.6);
-  leaf(330, 300, -0.4, 200, 45);
+  leaf(505, 250, 0.4, 110, 34);
 
   // the flower behind, smaller, cooler pink
   const bx = 410, by = 200;

@@ -54,11 +54,11 @@ function draw() {
 
   // leaves behind the flower
   wash("#5f8f5c", 190, 0.3, 0.5, 0.6);
-  leaf(cx + 40, cy + 40, 0.6, 250, 70);
+  leaf(cx + 130, cy + 90, 0.6, 160, 55);
   wash("#86ad70", 170, 0.35, 0.5, 0.6);
-  leaf(cx - 30, cy + 20, 2.5, 230, 62);
+  leaf(cx - 140, cy + 70, 2.6, 150, 50);
   wash("#3f6f4c", 150, 0.25, 0.4, 0.5);
-  leaf(cx + 50, cy + 50, 0.75, 170, 35);
+  leaf(cx + 140, cy + 100, 0.9, 110, 28);
 
   // five petals: a pale outer wash, then a warmer inner wash
   const base = -1.2;

@@ -75,9 +75,9 @@ function draw() {
   const cx = 300, cy = 310;
 
   wash("#6e9a5e", 180, 0.35, 0.5, 0.6);
-  leaf(cx - 40, cy + 40, 2.7, 250, 65);
+  leaf(cx - 150, cy + 60, 2.7, 150, 50);
   wash("#8fb466", 150, 0.4, 0.5, 0.6);
-  leaf(cx + 30, cy + 60, 0.9, 220, 55);
+  leaf(cx + 60, cy + 120, 1.0, 150, 45);
 
   for (let i = 0; i < 5; i++) {
     const a = -1.5 + i * TWO_PI / 5 + random(-0.12, 0.12);

@@ -1,55 +1,15 @@
-"""The `brushwork` command line: render, check, rules, demo.
-
-Heavy modules (Playwright, numpy) are imported inside the commands that need them, so
-`brushwork --help` and `brushwork check --no-render` start fast.
-"""
+"""Commands of the first layers: render, check, rules, demo."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Render, gate and score p5.brush paintings written by code models.")
-console = Console(stderr=True)
-out = Console()
-
-FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
-                          help="sketch files (.js) or whole model replies (.md, .txt)")
-
-
-def _gate_config(allow: str | None, size: int):
-    from brushwork.errors import ConfigError
-    from brushwork.gate import DEFAULT_ALLOWED, GateConfig
-
-    methods = tuple(m.strip().removeprefix("brush.") for m in allow.split(",") if m.strip()) if allow \
-        else DEFAULT_ALLOWED
-    try:
-        return GateConfig(allowed_methods=methods, canvas_size=size)
-    except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--allow / --size") from e
-
-
-def _render_config(workers: int | None, size: int, no_cache: bool, timeout: float):
-    from brushwork.render import RenderConfig
-
-    kwargs = {"size": size, "use_cache": not no_cache, "timeout_s": timeout}
-    if workers:
-        kwargs["workers"] = workers
-    return RenderConfig(**kwargs)
-
-
-def _progress():
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
+from brushwork.cli.common import FilesArg, app, console, gate_config, out, progress, render_config
 
 
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
@@ -63,12 +23,12 @@ async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     if not render:
         return [Gated(extract_sketch(r), check(r, gate_cfg), None) for r in replies]
-    with _progress() as progress:
-        task = progress.add_task(label, total=len(files))
+    with progress() as bar:
+        task = bar.add_task(label, total=len(files))
         async with Renderer(render_cfg) as renderer:
             async def one(reply):
                 gated = await gate_reply(reply, renderer, gate_cfg, seed=seed, render_all=render_all)
-                progress.advance(task)
+                bar.advance(task)
                 return gated
             return await asyncio.gather(*(one(r) for r in replies))
 
@@ -88,18 +48,18 @@ def render(
     from brushwork.sketch import extract_sketch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = _render_config(workers, size, no_cache, timeout)
+    cfg = render_config(workers, size, no_cache, timeout)
 
     async def run():
         results = {}
-        with _progress() as progress:
-            task = progress.add_task("rendering", total=len(files))
+        with progress() as bar:
+            task = bar.add_task("rendering", total=len(files))
             async with Renderer(cfg) as renderer:
                 async def one(path: Path):
                     sketch = extract_sketch(path.read_text(encoding="utf-8", errors="replace"))
                     result = None if sketch is None else await renderer.render(sketch.code, seed=seed)
                     results[path] = result
-                    progress.advance(task)
+                    bar.advance(task)
                 await asyncio.gather(*(one(p) for p in files))
         return results
 
@@ -140,8 +100,8 @@ def check(
     timeout: float = typer.Option(60.0, help="render deadline in seconds"),
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
-    gate_cfg = _gate_config(allow, size)
-    render_cfg = _render_config(workers, size, False, timeout)
+    gate_cfg = gate_config(allow, size)
+    render_cfg = render_config(workers, size, False, timeout)
     gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]
@@ -188,13 +148,5 @@ def demo(
     """Gate and render the bundled example replies; print a table and write an HTML gallery."""
     from brushwork.demo import run_demo
 
-    code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=_progress)
+    code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=progress)
     raise typer.Exit(code)
-
-
-def main() -> None:  # pragma: no cover - console entry point
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())

@@ -1,0 +1,12 @@
+"""The `brushwork` command line. One module per layer of the data flow:
+`cli.gate` (render, check, rules, demo) and `cli.score` (score, taste, judge, serve-hpsv3).
+
+Heavy modules (Playwright, numpy, FastAPI) are imported inside the commands that need them,
+so `brushwork --help` and `brushwork check --no-render` start fast.
+"""
+
+from brushwork.cli.common import app
+from brushwork.cli import gate as _gate  # noqa: F401  (registers commands)
+from brushwork.cli import score as _score  # noqa: F401
+
+__all__ = ["app"]

@@ -1,0 +1,3 @@
+from brushwork.cli import app
+
+app()

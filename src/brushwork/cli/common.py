@@ -1,0 +1,42 @@
+"""What every command shares: the app, consoles, progress bars, config builders."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Render, gate and score p5.brush paintings written by code models.")
+console = Console(stderr=True)
+out = Console()
+
+FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
+                          help="sketch files (.js) or whole model replies (.md, .txt)")
+
+
+def progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+def gate_config(allow: str | None, size: int):
+    from brushwork.errors import ConfigError
+    from brushwork.gate import DEFAULT_ALLOWED, GateConfig
+
+    methods = tuple(m.strip().removeprefix("brush.") for m in allow.split(",") if m.strip()) if allow \
+        else DEFAULT_ALLOWED
+    try:
+        return GateConfig(allowed_methods=methods, canvas_size=size)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--allow / --size") from e
+
+
+def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0):
+    from brushwork.render import RenderConfig
+
+    kwargs = {"size": size, "use_cache": not no_cache, "timeout_s": timeout}
+    if workers:
+        kwargs["workers"] = workers
+    return RenderConfig(**kwargs)

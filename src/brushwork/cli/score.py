@@ -1,0 +1,178 @@
+"""Commands of the scoring layer: score, taste fit, judge audit, serve-hpsv3."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from brushwork.cli.common import FilesArg, app, console, out, progress, render_config
+
+taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
+judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
+app.add_typer(taste_app, name="taste")
+app.add_typer(judge_app, name="judge")
+
+PoolOpt = typer.Option(None, "--pool", help="pool folder (HF layout); default: the bundled example pool")
+JudgeOpt = typer.Option("taste", "--judge", help="judge backend: taste (offline) or openai")
+JudgeUrlOpt = typer.Option(None, "--judge-url", help="OpenAI-compatible base URL ($BRUSHWORK_JUDGE_BASE_URL)")
+JudgeModelOpt = typer.Option(None, "--judge-model", help="judge model name ($BRUSHWORK_JUDGE_MODEL)")
+PromptOpt = typer.Option("watercolour", "--judge-prompt", help="judge prompt: a bundled domain or a YAML file")
+TasteOpt = typer.Option(None, "--taste", help="fitted taste model file (default: fit on the pool, cached)")
+
+
+def _pool(path: Path | None):
+    from brushwork.pool import example_pool_dir, load_pool
+
+    with console.status("loading the pool (rendering its sketches the first time)"):
+        return load_pool(path or example_pool_dir())
+
+
+def _fail(e: Exception):
+    console.print(f"[red]error:[/] {e}")
+    raise typer.Exit(2)
+
+
+@app.command()
+def score(
+    files: list[Path] = FilesArg,
+    pool_dir: Path = PoolOpt,
+    preset: str = typer.Option("judge-led", help="judge-led, hps-led or hps-only"),
+    reward_file: Path = typer.Option(None, "--reward-config", help="YAML with a preset or custom weights"),
+    judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
+    judge_prompt: str = PromptOpt,
+    aesthetic: str = typer.Option("taste", help="aesthetic backend: taste (offline) or hpsv3"),
+    hpsv3_url: str = typer.Option(None, "--hpsv3-url", help="brushwork serve-hpsv3 URL ($BRUSHWORK_HPSV3_URL)"),
+    taste: Path = TasteOpt,
+    seed: int = typer.Option(0, help="render seed"),
+    group_seed: int = typer.Option(None, help="reference draw seed (default: the render seed)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON ScoreCards"),
+    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+):
+    """Score replies: gate, render, pairwise judge and aesthetic, weighted like the recipe."""
+    from brushwork.errors import BrushworkError
+    from brushwork.render import Renderer
+    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score.build import BackendOptions, build_backends, reward_config
+
+    try:
+        reward = reward_config(preset, reward_file)
+        pool = _pool(pool_dir) if reward.weights.judge > 0 or "taste" in (judge, aesthetic) else None
+        options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
+                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste)
+        judge_, aesthetic_ = build_backends(pool, options, reward)
+    except BrushworkError as e:
+        _fail(e)
+    replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+
+    async def run():
+        with progress() as bar:
+            task = bar.add_task("scoring", total=len(files))
+            async with Renderer(render_config(workers)) as renderer:
+                scorer = Scorer(renderer, pool, judge_, aesthetic_, ScorerConfig(reward=reward))
+
+                async def one(reply):
+                    card = await scorer.score(reply, seed=seed, group_seed=group_seed)
+                    bar.advance(task)
+                    return card
+                return await asyncio.gather(*(one(r) for r in replies))
+
+    cards = asyncio.run(run())
+    if as_json:
+        typer.echo(json.dumps([{"file": str(f), **c.to_dict()} for f, c in zip(files, cards)], indent=2))
+        return
+    out.print(score_table(files, cards, reward.preset or "custom"))
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def score_table(files, cards, preset: str) -> Table:
+    table = Table("file", "gate", "length", "judge", "aesthetic", "total", "notes", title=f"reward ({preset})")
+    for f, c in zip(files, cards):
+        notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
+            f"{len(c.comparisons)} comparisons" if c.comparisons else ""
+        total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
+        table.add_row(str(Path(f).name), _fmt(c.gate), _fmt(c.length), _fmt(c.judge), _fmt(c.aesthetic), total,
+                      notes)
+    return table
+
+
+@taste_app.command("fit")
+def taste_fit(
+    pool_dir: Path = PoolOpt,
+    output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
+    l2: float = typer.Option(2.0, help="L2 regularisation of the preference head"),
+    folds: int = typer.Option(5, help="cross-validation folds"),
+):
+    """Fit the taste model on a pool's tiers; report cross-validated pairwise accuracy."""
+    from brushwork.errors import BrushworkError
+    from brushwork.score.taste.model import fit
+
+    try:
+        pool = _pool(pool_dir)
+        with console.status("measuring paintings and fitting"):
+            model = fit(pool, l2=l2, folds=folds)
+    except BrushworkError as e:
+        _fail(e)
+    model.save(output)
+    table = Table("tier pair", "held-out pairs", "pairwise accuracy",
+                  title=f"taste model on pool {pool.snapshot} ({len(pool.split('train'))} training paintings)")
+    for name, acc in model.report["pairwise_accuracy"].items():
+        table.add_row(name.replace(">", " vs "), str(model.report["pairs"][name]), f"{acc:.3f}")
+    out.print(table)
+    out.print(f"saved {output}")
+
+
+@judge_app.command("audit")
+def judge_audit(
+    pool_dir: Path = PoolOpt,
+    judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
+    judge_prompt: str = PromptOpt, taste: Path = TasteOpt,
+    pairs: int = typer.Option(24, help="pairs of pool paintings to ask about"),
+    seed: int = typer.Option(0, help="which pairs"),
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties."""
+    from brushwork.errors import BrushworkError
+    from brushwork.score.audit import audit
+    from brushwork.score.build import BackendOptions, build_backends, reward_config
+
+    try:
+        pool = _pool(pool_dir)
+        options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model,
+                                 judge_prompt=judge_prompt, taste_model=taste, verdict_cache=False)
+        pj, _ = build_backends(pool, options, reward_config("judge-led", None))
+    except BrushworkError as e:
+        _fail(e)
+    with console.status(f"asking {pj.backend.model_id} about {pairs} pairs, 4 times each"):
+        report = asyncio.run(audit(pj, pool, pairs, seed))
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table("measure", "value", title=f"judge audit: {pj.backend.model_id}")
+    for key in ("pairs", "asked", "parsed_rate", "repeat_agreement", "order_consistency", "position_bias_rate",
+                "first_wins_rate", "tie_rate", "agreement_with_tiers"):
+        value = report[key]
+        table.add_row(key.replace("_", " "), f"{value:.3f}" if isinstance(value, float) else str(value))
+    out.print(table)
+
+
+@app.command("serve-hpsv3")
+def serve_hpsv3(
+    host: str = typer.Option("127.0.0.1", help="interface to listen on"),
+    port: int = typer.Option(8100, help="port"),
+    device: str = typer.Option("cuda", help="torch device for HPSv3"),
+    checkpoint: str = typer.Option(None, help="local HPSv3 checkpoint (default: the package's)"),
+    preload: bool = typer.Option(False, help="load the model at start instead of on the first request"),
+):
+    """Serve HPSv3 over HTTP (run it on a GPU host, in its own virtualenv with `pip install hpsv3`)."""
+    import uvicorn
+
+    from brushwork.score.hpsv3_service import create_app
+
+    uvicorn.run(create_app(preload=preload, device=device, checkpoint=checkpoint), host=host, port=port)

@@ -1,0 +1,119 @@
+"""The pairwise judge protocol and the `openai` backend against a real local HTTP server."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import pytest
+from PIL import Image, ImageDraw
+
+from brushwork.score.backends import OpenAIJudge, Retry
+from brushwork.score.judge import JudgePrompt, PairwiseJudge, available_prompts, parse_answer
+from brushwork.score.verdicts import VerdictCache
+from servers import FakeVLMJudge, openai_judge_app, serve
+
+
+def painting(radius: int, colour=(200, 80, 60)) -> bytes:
+    im = Image.new("RGB", (64, 64), (250, 246, 238))
+    ImageDraw.Draw(im).ellipse((32 - radius, 32 - radius, 32 + radius, 32 + radius), fill=colour)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
+
+
+@dataclass(frozen=True)
+class Ref:
+    id: str
+    tier: str
+    png: bytes
+
+    def image_bytes(self) -> bytes:
+        return self.png
+
+
+REFS = (Ref("small", "okay", painting(6)), Ref("big", "love", painting(28)))
+CANDIDATE = painting(16)
+
+
+@pytest.mark.parametrize("text,winner", [
+    ('{"winner": "first", "reason": "softer"}', "first"),
+    ('```json\n{"winner": "Second", "reason": "x"}\n```', "second"),
+    ('Sure! {"winner": "tie", "reason": "equal"} hope that helps', "tie"),
+    ('{"winner": "image 1"}', "first"),
+    ('{"winner": "the left one"}', None),
+    ("first", None), ("", None), ('{"winner": ', None), ("[1, 2]", None),
+])
+def test_parse_answer(text, winner):
+    assert parse_answer(text)[0] == winner
+
+
+def test_bundled_prompts_describe_the_medium():
+    assert {"watercolour", "landscape"} <= set(available_prompts())
+    p = JudgePrompt.load("watercolour")
+    assert "bleed" in p.system and '"winner"' in p.user_text("a peach hibiscus")
+    assert "peach hibiscus" in p.user_text("a peach hibiscus")
+
+
+def judge_for(url, tmp_path=None, **kw):
+    retry = kw.pop("retry", Retry(attempts=3, backoff_s=0.01, timeout_s=5))
+    backend = OpenAIJudge(url + "/v1", "fake-vlm", api_key="sk-secret-123", retry=retry)
+    cache = VerdictCache(tmp_path / "verdicts.sqlite") if tmp_path else None
+    return PairwiseJudge(backend, cache=cache, **kw)
+
+
+async def test_both_orders_are_asked_and_scored(tmp_path):
+    vlm = FakeVLMJudge("good")
+    with serve(openai_judge_app(vlm)) as url:
+        result = await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "a hibiscus")
+        assert len(vlm.requests) == 4  # 2 references x 2 orders
+        assert vlm.last_auth == "Bearer sk-secret-123"
+        body = vlm.requests[0]
+        assert body["temperature"] == 0 and body["model"] == "fake-vlm"
+        assert [p["type"] for p in body["messages"][1]["content"]].count("image_url") == 2
+        # more paint wins: beats the small reference in both orders, loses to the big one in both
+        outcomes = {c.reference: c.outcome for c in result.comparisons}
+        assert outcomes == {"small": 1.0, "big": 0.0} and result.score == 0.5
+        c = result.comparisons[0]
+        assert c.candidate_first.order == "candidate_first" and c.reference_first.order == "reference_first"
+        assert c.candidate_first.reason.startswith("more paint")
+        # cached verdicts: asking again costs nothing
+        again = await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "a hibiscus")
+        assert len(vlm.requests) == 4 and again.score == 0.5 and again.calls == 0
+
+
+async def test_position_bias_becomes_a_tie():
+    with serve(openai_judge_app(FakeVLMJudge("biased"))) as url:
+        result = await judge_for(url).judge(CANDIDATE, REFS)
+    assert [c.outcome for c in result.comparisons] == [0.5, 0.5]
+
+
+async def test_malformed_answers_never_count():
+    with serve(openai_judge_app(FakeVLMJudge("malformed"))) as url:
+        result = await judge_for(url).judge(CANDIDATE, REFS)
+    assert result.score is None and "parsed" in result.error
+    assert all(c.outcome is None for c in result.comparisons)
+
+
+async def test_5xx_is_retried_then_succeeds():
+    vlm = FakeVLMJudge("flaky", fail_first=2)
+    with serve(openai_judge_app(vlm)) as url:
+        result = await judge_for(url, concurrency=1).judge(CANDIDATE, REFS[:1])
+    assert result.score == 1.0 and len(vlm.requests) == 4
+
+
+async def test_timeouts_exhaust_retries_into_infra_failure():
+    vlm = FakeVLMJudge("good", delay_s=1.0)
+    with serve(openai_judge_app(vlm)) as url:
+        judge = judge_for(url, retry=Retry(attempts=2, backoff_s=0.01, timeout_s=0.2))
+        result = await judge.judge(CANDIDATE, REFS[:1])
+    assert result.score is None and "unreachable after 2 attempts" in result.error
+    assert "sk-secret" not in result.error and "sk-secret" not in repr(judge.backend)
+
+
+async def test_unreachable_and_refused_servers():
+    result = await judge_for("http://127.0.0.1:9").judge(CANDIDATE, REFS[:1])
+    assert result.score is None and "unreachable" in result.error
+    with serve(openai_judge_app(FakeVLMJudge("refuse"))) as url:
+        result = await judge_for(url).judge(CANDIDATE, REFS[:1])
+    assert result.score is None and "HTTP 401" in result.error and "sk-secret" not in result.error

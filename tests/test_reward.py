@@ -1,0 +1,41 @@
+"""The reward formula, presets and length ramp (SPEC §1)."""
+
+import pytest
+
+from brushwork.errors import ConfigError
+from brushwork.score.reward import PRESETS, LengthRamp, RewardConfig, Weights, total
+
+
+def test_presets_are_the_recipes():
+    assert PRESETS["judge-led"] == Weights(0.05, 0.05, 0.60, 0.30)
+    assert PRESETS["hps-led"] == Weights(0.05, 0.05, 0.30, 0.60)
+    assert PRESETS["hps-only"] == Weights(0.05, 0.05, 0.0, 0.90)
+    assert RewardConfig().preset == "judge-led"
+
+
+def test_formula():
+    w = PRESETS["judge-led"]
+    assert total(w, False, 1.0, 1.0, 1.0) == 0.0
+    assert total(w, True, 0.5, 0.25, 0.8) == pytest.approx(0.05 + 0.025 + 0.15 + 0.24)
+    assert total(w, True, 0.5, None, 0.8) is None  # a weighted term that did not run: no honest score
+    assert total(PRESETS["hps-only"], True, 0.0, None, 1.0) == pytest.approx(0.95)  # judge unweighted: fine
+
+
+@pytest.mark.parametrize("chars,expected", [(0, 0.0), (599, 0.0), (600, 0.0), (4 * 1575, 0.5), (12_000, 1.0),
+                                            (24_000, 1.0), (24_004, 0.0)])
+def test_length_ramp(chars, expected):
+    assert LengthRamp()("x" * chars) == pytest.approx(expected)
+
+
+def test_yaml_configs(tmp_path):
+    (tmp_path / "a.yaml").write_text("# brushwork score --reward-config a.yaml\npreset: hps-led\n")
+    assert RewardConfig.from_yaml(tmp_path / "a.yaml").weights == PRESETS["hps-led"]
+    (tmp_path / "b.yaml").write_text("weights: {gate: 0.1, length: 0.0, judge: 0.5, aesthetic: 0.4}\n"
+                                     "length: {low: 100, full: 1000, high: 5000}\n")
+    cfg = RewardConfig.from_yaml(tmp_path / "b.yaml")
+    assert cfg.weights.judge == 0.5 and cfg.length.full == 1000 and cfg.preset is None
+    (tmp_path / "c.yaml").write_text("weights: {gate: 0.5, length: 0.5, judge: 0.5, aesthetic: 0.5}\n")
+    with pytest.raises(ConfigError, match="sum"):
+        RewardConfig.from_yaml(tmp_path / "c.yaml")
+    with pytest.raises(ConfigError, match="hps-led"):
+        RewardConfig.from_preset("hps-first")
