@@ -1,4 +1,5 @@
-"""`make demo`: gate and render the bundled example replies, print a table, write a gallery."""
+"""`make demo`: gate, render and score the bundled example replies against the example
+pool with the offline defaults; print a table; write a gallery."""
 
 from __future__ import annotations
 
@@ -15,35 +16,50 @@ def example_files() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".md"))
 
 
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
 def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Console, progress) -> int:
-    from brushwork.gate import GateConfig
     from brushwork.gate.live import gate_reply
-    from brushwork.render import RenderConfig, Renderer
+    from brushwork.pool import example_pool_dir, load_pool
+    from brushwork.render import RenderConfig, Renderer, SyncRenderer
     from brushwork.report.gallery import Card, write_gallery
+    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score.build import BackendOptions, build_backends, reward_config
 
     files = example_files()
     if not files:
         console.print("[red]no bundled examples found (src/brushwork/examples/*.md)[/]")
         return 1
     cfg = RenderConfig(use_cache=use_cache, **({"workers": workers} if workers else {}))
-    gate_cfg = GateConfig()
+    with console.status("loading the example pool (its paintings are rendered the first time)"):
+        with SyncRenderer(cfg) as pool_renderer:
+            pool = load_pool(example_pool_dir(), renderer=pool_renderer)
+    reward = reward_config("judge-led", None)
+    with console.status("fitting the taste model on the example pool"):
+        judge, aesthetic = build_backends(pool, BackendOptions(), reward)
 
     async def run():
         with progress() as bar:
-            task = bar.add_task("painting the examples", total=len(files))
+            task = bar.add_task("painting and scoring the examples", total=len(files))
             async with Renderer(cfg) as renderer:
+                scorer = Scorer(renderer, pool, judge, aesthetic, ScorerConfig(reward=reward))
+
                 async def one(path):
                     # render_all: the gallery shows what each cheat would have painted, too
-                    g = await gate_reply(path.read_text(), renderer, gate_cfg, render_all=True)
+                    gated = await gate_reply(path.read_text(), renderer, scorer.config.gate, render_all=True)
+                    card = await scorer.score_gated(gated, group_seed=0)
                     bar.advance(task)
-                    return g
+                    return gated, card
                 return await asyncio.gather(*(one(f) for f in files))
 
-    gated = asyncio.run(run())
+    results = asyncio.run(run())
     out_dir.mkdir(parents=True, exist_ok=True)
-    table = Table("file", "verdict", "violations", "paint", "time s", title="brushwork demo: gate + render")
+    table = Table("file", "verdict", "violations", "paint", "length", "judge", "aesthetic", "reward", "render s",
+                  title=f"brushwork demo: gate, render, score (judge-led, example pool {pool.snapshot})")
     cards = []
-    for path, g in zip(files, gated):
+    for path, (g, card) in zip(files, results):
         r = g.render
         image = None
         if r is not None and r.png is not None:
@@ -52,17 +68,21 @@ def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Conso
         verdict = "[green]pass[/]" if g.report.passed else "[red]fail[/]"
         table.add_row(path.name, verdict, ", ".join(g.report.ids) or "-",
                       f"{100 * r.paint_fraction:.1f}%" if r and r.paint_fraction is not None else "-",
+                      _fmt(card.length), _fmt(card.judge), _fmt(card.aesthetic),
+                      "None" if card.total is None else f"[bold]{card.total:.3f}[/]",
                       f"{r.timings.wall_s:.2f}" if r else "-")
-        facts = []
+        facts = [f"reward {_fmt(card.total)}", f"judge {_fmt(card.judge)}", f"aesthetic {_fmt(card.aesthetic)}",
+                 f"length {_fmt(card.length)}"]
         if r is not None:
-            facts.append(f"paint {100 * (r.paint_fraction or 0):.1f}%")
-            facts.append(f"{r.timings.wall_s:.2f}s" + (" (cached)" if r.cache_hit else ""))
+            facts += [f"paint {100 * (r.paint_fraction or 0):.1f}%",
+                      f"{r.timings.wall_s:.2f}s" + (" (cached)" if r.cache_hit else "")]
         cards.append(Card(name=path.stem, passed=g.report.passed, infra=g.report.infra_failure, image=image,
                           violations=tuple((v.id, v.message) for v in g.report.violations), facts=tuple(facts),
                           code=g.sketch.code if g.sketch else ""))
     console.print(table)
     page = write_gallery(out_dir / "index.html", "brushwork demo",
-                         "Bundled example replies, gated and rendered. Cheats are rendered too, to show what "
-                         "the gate refused.", cards)
+                         "Bundled example replies, gated, rendered and scored against the example pool "
+                         "(offline taste judge and aesthetic, judge-led weights). Cheats are rendered too, to show "
+                         "what the gate refused; they score 0.", cards)
     console.print(f"gallery: [bold]{page}[/]")
     return 0

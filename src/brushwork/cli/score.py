@@ -106,7 +106,7 @@ def score_table(files, cards, preset: str) -> Table:
 def taste_fit(
     pool_dir: Path = PoolOpt,
     output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
-    l2: float = typer.Option(2.0, help="L2 regularisation of the preference head"),
+    l2: float = typer.Option(None, help="L2 regularisation of the preference head (default: chosen by inner CV)"),
     folds: int = typer.Option(5, help="cross-validation folds"),
 ):
     """Fit the taste model on a pool's tiers; report cross-validated pairwise accuracy."""

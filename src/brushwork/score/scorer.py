@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
-from brushwork.gate.live import gate_reply
+from brushwork.gate.live import Gated, gate_reply
 from brushwork.pool import Pool, PoolItem
 from brushwork.render import Renderer
 from brushwork.score.backends import ScorerUnavailable
@@ -68,8 +68,14 @@ class Scorer:
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
         t0 = time.perf_counter()
+        gated = await gate_reply(reply, self.renderer, self.config.gate, seed=seed)
+        return await self.score_gated(gated, seed, group_seed, subject, t0)
+
+    async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
+                          subject: str | None = None, t0: float | None = None) -> ScoreCard:
+        """Score a reply that has already been through `gate_reply` (the demo renders cheats too)."""
+        t0 = time.perf_counter() if t0 is None else t0
         cfg, w = self.config, self.config.reward.weights
-        gated = await gate_reply(reply, self.renderer, cfg.gate, seed=seed)
         render = gated.render
         render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
         base = dict(weights=asdict(w), preset=cfg.reward.preset, violations=gated.report.violations, seed=seed,

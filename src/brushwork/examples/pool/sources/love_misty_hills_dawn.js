@@ -1,5 +1,6 @@
 // Misty layered hills at dawn: a peach sky, a pale sun, and four ranges of hills
-// going from cool blue-grey far away to deep green near, each wash softly bled.
+// going from cool blue-grey far away to deep green near, a band of mist between them
+// and a line of soft trees on the nearest ridge.
 function setup() {
   createCanvas(600, 600, WEBGL);
   noLoop();
@@ -59,4 +60,13 @@ function draw() {
   }
   wash("#2d4d3c", 170, 0.3, 0.5, 0.6);
   blob(110, 560, 130, 50, 0.6, 9);
+  // a line of soft trees on the near ridge, and a band of mist between the ranges
+  for (let k = 0; k < 7; k++) {
+    wash(k % 2 ? "#2f5a42" : "#3e6a4e", 190, 0.25, 0.5, 0.6);
+    blob(330 + k * 38 + random(-8, 8), 470 - noise(k * 0.4) * 40, random(12, 18), random(22, 34), 0.4, k * 5);
+  }
+  wash("#f4efe8", 200, 0.45, 0.6, 0.7);
+  blob(220, 405, 200, 22, 0.5, 11);
+  wash("#fde3c8", 120, 0.45, 0.6, 0.7);
+  blob(430, 330, 140, 18, 0.5, 13);
 }
