@@ -56,7 +56,7 @@ def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Conso
 
     results = asyncio.run(run())
     out_dir.mkdir(parents=True, exist_ok=True)
-    table = Table("file", "verdict", "violations", "paint", "length", "judge", "aesthetic", "reward", "render s",
+    table = Table("example", "verdict", "violations", "paint", "len", "judge", "aes", "reward", "render s",
                   title=f"brushwork demo: gate, render, score (judge-led, example pool {pool.snapshot})")
     cards = []
     for path, (g, card) in zip(files, results):
@@ -66,7 +66,7 @@ def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Conso
             image = f"{path.stem}.png"
             (out_dir / image).write_bytes(r.png)
         verdict = "[green]pass[/]" if g.report.passed else "[red]fail[/]"
-        table.add_row(path.name, verdict, ", ".join(g.report.ids) or "-",
+        table.add_row(path.stem, verdict, ", ".join(g.report.ids) or "-",
                       f"{100 * r.paint_fraction:.1f}%" if r and r.paint_fraction is not None else "-",
                       _fmt(card.length), _fmt(card.judge), _fmt(card.aesthetic),
                       "None" if card.total is None else f"[bold]{card.total:.3f}[/]",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 from rich.console import Console
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Render, gate and score p5.brush paintings written by code models.")
 console = Console(stderr=True)
-out = Console()
+# Tables stay readable when piped or logged (rich would otherwise wrap them at 80 columns).
+out = Console(width=None if sys.stdout.isatty() else 150)
 
 FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
                           help="sketch files (.js) or whole model replies (.md, .txt)")

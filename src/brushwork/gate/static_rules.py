@@ -21,6 +21,8 @@ SHADOWABLE = (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW
                  "self", "top", "parent", "frames", "Image", "Option", "Audio", "URL", "location", "require"})
 OBFUSCATION = frozenset({"atob", "btoa", "unescape", "escape", "fromCharCode", "fromCodePoint", "raw",
                          "decodeURI", "decodeURIComponent"})
+OBJECT_MUTATORS = frozenset({"defineProperty", "defineProperties", "setPrototypeOf", "assign", "freeze",
+                             "seal", "preventExtensions", "set", "deleteProperty"})
 HARD_PROTECTED = V.PROTECTED - {"width", "height", "frameCount", "background", "clear", "loop", "redraw",
                                 "undefined", "NaN", "Infinity", "String", "Number", "Error", "console"}
 
@@ -100,9 +102,12 @@ def canvas_size(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
                 dims.append(float(text(arg).replace("_", "")))
             elif arg.type == "identifier" and text(arg) in consts:
                 dims.append(consts[text(arg)])
+        shown = ", ".join(text(a) for a in args)
         if len(args) < 2 or (len(dims) == 2 and dims != [cfg.canvas_size, cfg.canvas_size]):
-            shown = ", ".join(text(a) for a in args)
             yield f"createCanvas({shown}, ...) must be {cfg.canvas_size} x {cfg.canvas_size}", line(call)
+        elif len(dims) < 2:
+            yield (f"createCanvas({shown}, ...): the size must be the number {cfg.canvas_size} "
+                   "(or a top-level constant equal to it)"), line(call)
 
 
 def external_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
@@ -273,6 +278,17 @@ def harness_tampering(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Find
             yield f"assigning to `{text(target)[:40]}` tampers with the libraries or the harness", line(target)
         elif target.type in ("member_expression", "subscript_expression") and _touches_prototype(target):
             yield f"assigning to `{text(target)[:40]}` rewrites a prototype", line(target)
+    for call in facts.calls:
+        fn = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        if fn is None or fn.type != "member_expression" or args is None or not args.named_children:
+            continue
+        obj, prop = fn.child_by_field_name("object"), fn.child_by_field_name("property")
+        if obj is not None and text(obj) in ("Object", "Reflect") and prop is not None \
+                and text(prop) in OBJECT_MUTATORS:
+            target = _root_identifier(args.named_children[0])
+            if target is not None and target.type == "identifier" and text(target) in V.PROTECTED | {"brush"}:
+                yield f"{text(fn)}({text(target)}, ...) rewrites a library or harness object", line(call)
     for name, node, _ in facts.decls:
         if name in HARD_PROTECTED or name.startswith(V.HARNESS_PREFIX):
             yield f"declaring `{name}` shadows a library or harness name", line(node)
