@@ -95,7 +95,7 @@ def score_table(files, cards, preset: str) -> Table:
     table = Table("file", "gate", "length", "judge", "aesthetic", "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
-            f"{len(c.comparisons)} comparisons" if c.comparisons else ""
+            (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
         table.add_row(str(Path(f).name), _fmt(c.gate), _fmt(c.length), _fmt(c.judge), _fmt(c.aesthetic), total,
                       notes)

@@ -1,0 +1,54 @@
+"""`brushwork score`, `taste fit` and `judge audit` on the example pool, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_score import CHEAT, HONEST
+from typer.testing import CliRunner
+
+from brushwork.cli import app
+from brushwork.score.audit import audit
+from brushwork.score.backends import OpenAIJudge, Retry, TasteJudge
+from brushwork.score.judge import PairwiseJudge
+from servers import FakeVLMJudge, openai_judge_app, serve
+
+pytestmark = pytest.mark.chromium
+
+
+def test_score_json_and_table(example_pool, tmp_path):
+    (tmp_path / "honest.md").write_text(HONEST)
+    (tmp_path / "cheat.md").write_text(CHEAT)
+    files = [str(tmp_path / "honest.md"), str(tmp_path / "cheat.md")]
+    res = CliRunner().invoke(app, ["score", *files, "--json", "--workers", "2", "--group-seed", "5"])
+    assert res.exit_code == 0, res.output
+    honest, cheat = json.loads(res.stdout)
+    assert honest["passed"] and honest["total"] > 0.05 and len(honest["comparisons"]) == 4
+    assert {"gate", "length", "judge", "aesthetic", "total", "references", "timings", "cost"} <= set(honest)
+    assert cheat["total"] == 0.0 and cheat["cheated"] and cheat["violations"][0]["id"] == "text_on_canvas"
+    table = CliRunner().invoke(app, ["score", *files, "--preset", "hps-only", "--workers", "2"])
+    assert table.exit_code == 0 and "hps-only" in table.output and "text_on_canvas" in table.output
+    bad = CliRunner().invoke(app, ["score", files[0], "--preset", "judge-first"])
+    assert bad.exit_code == 2 and "judge-led" in bad.output
+
+
+def test_taste_fit_reports_cross_validation(example_pool, tmp_path):
+    res = CliRunner().invoke(app, ["taste", "fit", "-o", str(tmp_path / "t.json")])
+    assert res.exit_code == 0, res.output
+    assert "love vs nope" in res.output and "love vs okay" in res.output
+    saved = json.loads((tmp_path / "t.json").read_text())
+    assert saved["snapshot"] == example_pool.snapshot and saved["report"]["pairwise_accuracy"]["love>nope"] >= 0.9
+
+
+async def test_audit_measures_position_bias(example_pool):
+    from brushwork.score.taste.model import load_or_fit
+
+    taste = await audit(PairwiseJudge(TasteJudge(load_or_fit(example_pool))), example_pool, n_pairs=12)
+    assert taste["position_bias_rate"] == 0 and taste["order_consistency"] == 1 and taste["repeat_agreement"] == 1
+    assert taste["agreement_with_tiers"] > 0.7
+    with serve(openai_judge_app(FakeVLMJudge("biased"))) as url:
+        biased = await audit(PairwiseJudge(OpenAIJudge(url + "/v1", "m", retry=Retry(2, 0.01, 5))), example_pool,
+                             n_pairs=6)
+    assert biased["position_bias_rate"] == 1 and biased["first_wins_rate"] == 1 and biased["asked"] == 24
+    assert biased["order_consistency"] == 0
