@@ -1,0 +1,138 @@
+"""Scoring benchmark: the offline scorer's cost and the taste model's accuracy.
+
+Measures, on the bundled example pool with the offline defaults (taste judge + taste
+aesthetic, judge-led weights):
+
+- taste fit time on 2 cores and cross-validated pairwise accuracy per tier pair (nested:
+  the regularisation is chosen inside each fold);
+- scoring overhead per painting outside rendering and remote calls (renders are warmed
+  first so the cache serves them; what is left is gate, features, judge protocol, formula);
+- determinism: every reply scored twice gives the same ScoreCard;
+- gate failures: how many judge/aesthetic calls a rejected reply triggered (must be 0).
+
+Writes its section of benchmarks/RESULTS.md.
+
+    .venv/bin/python benchmarks/score.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import statistics
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+HERE = Path(__file__).resolve().parent
+START, END = "<!-- score-benchmark:start -->", "<!-- score-benchmark:end -->"
+
+
+class CountingAesthetic:
+    """Wraps the real aesthetic backend to count calls."""
+
+    def __init__(self, inner):
+        self.inner, self.calls, self.remote = inner, 0, False
+
+    async def score(self, png: bytes, prompt: str = "") -> float:
+        self.calls += 1
+        return await self.inner.score(png, prompt)
+
+
+async def run(console: Console) -> dict:
+    from brushwork.demo import example_files
+    from brushwork.pool import example_pool_dir, load_pool
+    from brushwork.render import RenderConfig, Renderer, SyncRenderer
+    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score.backends import TasteAesthetic, TasteJudge
+    from brushwork.score.judge import PairwiseJudge
+    from brushwork.score.taste.model import FeatureCache, fit
+
+    with console.status("loading the example pool"):
+        with SyncRenderer(RenderConfig()) as r:
+            pool = load_pool(example_pool_dir(), renderer=r)
+    t0 = time.perf_counter()
+    model = fit(pool, cache=FeatureCache())
+    fit_s = time.perf_counter() - t0
+
+    replies = [p.read_text() for p in sorted(pool.root.joinpath("sources").glob("*.js"))]
+    replies += [p.read_text() for p in example_files()]
+    aesthetic = CountingAesthetic(TasteAesthetic(model))
+    judge = PairwiseJudge(TasteJudge(model))
+    asked = []
+    original_ask = judge.backend.ask
+
+    async def counting_ask(*args):
+        asked.append(1)
+        return await original_ask(*args)
+    judge.backend.ask = counting_ask
+
+    async with Renderer(RenderConfig()) as renderer:
+        scorer = Scorer(renderer, pool, judge, aesthetic, ScorerConfig())
+        with console.status(f"warming renders of {len(replies)} replies"):
+            await asyncio.gather(*(scorer.score(r, seed=0, group_seed=1) for r in replies))
+        first, second = [], []
+        for reply in replies:  # sequential: overhead of one painting at a time
+            first.append(await scorer.score(reply, seed=0, group_seed=1))
+        for reply in replies:
+            second.append(await scorer.score(reply, seed=0, group_seed=1))
+        rejected = [r for r in replies if not (await scorer.score(r, seed=0, group_seed=1)).passed]
+        before_j, before_a = len(asked), aesthetic.calls
+        for reply in rejected:
+            await scorer.score(reply, seed=0, group_seed=2)
+        calls_on_rejected = (len(asked) - before_j) + (aesthetic.calls - before_a)
+
+    overheads = [c.timings.overhead_s * 1000 for c in first + second if c.passed]
+    return {
+        "items": len(pool.items), "fit_s": fit_s, "accuracy": model.report["pairwise_accuracy"],
+        "pairs": model.report["pairs"], "l2": model.report["l2"], "replies": len(replies),
+        "passed": sum(c.passed for c in first), "overhead_median_ms": statistics.median(overheads),
+        "overhead_p95_ms": sorted(overheads)[int(0.95 * (len(overheads) - 1))],
+        "overhead_max_ms": max(overheads),
+        "deterministic": all(a.same_as(b) for a, b in zip(first, second)),
+        "rejected": len(rejected), "calls_on_rejected": calls_on_rejected,
+    }
+
+
+def write_results(r: dict) -> None:
+    acc = ", ".join(f"{k.replace('>', ' vs ')} **{v:.3f}** ({r['pairs'][k]} held-out pairs)"
+                    for k, v in r["accuracy"].items())
+    section = f"""{START}
+## Scoring (benchmarks/score.py)
+
+Run {datetime.date.today()} on {os.cpu_count()} cores; example pool of {r['items']} paintings, offline
+defaults (taste judge + taste aesthetic, judge-led weights).
+
+| measure | result | target |
+| --- | --- | --- |
+| taste fit (features + inner-CV regularisation, l2 = {r['l2']:g}) | {r['fit_s']:.1f} s | < 60 s |
+| cross-validated pairwise accuracy | {acc} | love vs nope ≥ 0.9 |
+| scoring overhead outside rendering and remote calls ({r['passed']} passing replies, ×2) | median {r['overhead_median_ms']:.0f} ms, p95 {r['overhead_p95_ms']:.0f} ms, max {r['overhead_max_ms']:.0f} ms | ≤ 200 ms |
+| same reply scored twice gives the same ScoreCard | {'yes' if r['deterministic'] else 'NO'} ({r['replies']} replies) | yes |
+| judge + aesthetic calls triggered by {r['rejected']} rejected replies | {r['calls_on_rejected']} | 0 |
+{END}"""
+    path = HERE / "RESULTS.md"
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    if START in text:
+        text = text.split(START)[0] + section + text.split(END, 1)[1]
+    else:
+        text = text.rstrip() + "\n\n" + section + "\n"
+    path.write_text(text)
+
+
+def main() -> None:
+    console = Console()
+    r = asyncio.run(run(console))
+    table = Table("measure", "value", title="scoring benchmark")
+    for k, v in r.items():
+        table.add_row(k, f"{v:.3f}" if isinstance(v, float) else str(v))
+    console.print(table)
+    write_results(r)
+    console.print("wrote benchmarks/RESULTS.md")
+
+
+if __name__ == "__main__":
+    main()
