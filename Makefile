@@ -27,6 +27,7 @@ test: setup
 
 bench: setup
 	$(VENV)/bin/python benchmarks/render.py
+	$(VENV)/bin/python benchmarks/score.py
 
 clean:
 	rm -rf out .pytest_cache
