@@ -81,3 +81,11 @@ def test_never_raises(junk):
 def test_too_long():
     long_body = "\n".join(f"  brush.circle({i % 600}, 300, 2); // petal {i}" for i in range(900))
     assert "too_long" in ok(long_body).ids
+
+
+def test_canvas_size_accepts_constant_arithmetic():
+    for call in ("createCanvas(300 * 2, 300 * 2, WEBGL)", "createCanvas(S * 2, S * 2, WEBGL)"):
+        code = "const S = 150 + 150;\n" + SKELETON.format(body="").replace("createCanvas(600, 600, WEBGL)", call)
+        assert check(code).passed, call
+    code = SKELETON.format(body="").replace("createCanvas(600, 600", "createCanvas(windowWidth, windowHeight")
+    assert "canvas_size" in check(code).ids

@@ -171,3 +171,16 @@ def test_capture_cannot_be_faked(renderer):
             "try { brush.circle = () => 0; } catch (e) {}")
     r = renderer.render(sketch(body), use_cache=False)
     assert r.status == "ok" and r.png is not None and r.paint_fraction > 0.01
+
+
+def test_describe_is_accessibility_not_tampering(renderer):
+    r = renderer.render(sketch("brush.circle(300, 300, 100);", "describe('a blue circle, softly bled');"),
+                        use_cache=False)
+    assert r.status == "ok" and r.flags == () and r.js_errors == ()
+
+
+def test_runtime_flags_name_the_right_rule(renderer):
+    r = renderer.render(sketch("brush.circle(300, 300, 100); p5.instance.text('A+', 10, 10);"
+                               "p5.instance.loadPixels();"), use_cache=False)
+    ids = flag_ids(r)
+    assert "text_drawing" in ids and "raw_drawing" in ids and "p5_drawing" not in ids

@@ -81,14 +81,48 @@ def not_webgl(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
             yield "createCanvas needs WEBGL as its third argument (p5.brush paints only on WEBGL)", line(call)
 
 
+def _evaluate(node, consts: dict[str, float]) -> float | None:
+    """The value of a constant arithmetic expression (numbers, + - * /, constants), else None."""
+    t = node.type
+    if t == "number":
+        try:
+            return float(text(node).replace("_", ""))
+        except ValueError:
+            return None
+    if t == "identifier":
+        return consts.get(text(node))
+    if t == "parenthesized_expression" and node.named_children:
+        return _evaluate(node.named_children[0], consts)
+    if t == "unary_expression" and node.child(0) is not None and text(node.child(0)) in "+-":
+        value = _evaluate(node.child_by_field_name("argument"), consts)
+        return None if value is None else (-value if text(node.child(0)) == "-" else value)
+    if t == "binary_expression":
+        a = _evaluate(node.child_by_field_name("left"), consts)
+        b = _evaluate(node.child_by_field_name("right"), consts)
+        op = text(node.child_by_field_name("operator"))
+        if a is None or b is None:
+            return None
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/" and b != 0:
+            return a / b
+    return None
+
+
 def _constants(facts: Facts) -> dict[str, float]:
-    values = {}
+    """Top-level variables initialised with constant arithmetic, in source order."""
+    values: dict[str, float] = {}
     for name, node, scope in facts.decls:
         parent = node.parent
         if scope.type == "program" and parent is not None and parent.type == "variable_declarator":
             value = parent.child_by_field_name("value")
-            if value is not None and value.type == "number":
-                values[name] = float(text(value).replace("_", ""))
+            number = _evaluate(value, values) if value is not None else None
+            if number is not None:
+                values[name] = number
     return values
 
 
@@ -96,18 +130,13 @@ def canvas_size(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     consts = _constants(facts)
     for call in _create_canvas_calls(facts):
         args = call.child_by_field_name("arguments").named_children[:2]
-        dims = []
-        for arg in args:
-            if arg.type == "number":
-                dims.append(float(text(arg).replace("_", "")))
-            elif arg.type == "identifier" and text(arg) in consts:
-                dims.append(consts[text(arg)])
+        dims = [d for d in (_evaluate(a, consts) for a in args) if d is not None]
         shown = ", ".join(text(a) for a in args)
         if len(args) < 2 or (len(dims) == 2 and dims != [cfg.canvas_size, cfg.canvas_size]):
             yield f"createCanvas({shown}, ...) must be {cfg.canvas_size} x {cfg.canvas_size}", line(call)
         elif len(dims) < 2:
-            yield (f"createCanvas({shown}, ...): the size must be the number {cfg.canvas_size} "
-                   "(or a top-level constant equal to it)"), line(call)
+            yield (f"createCanvas({shown}, ...): the size must be {cfg.canvas_size}, written as a number or "
+                   "constant arithmetic"), line(call)
 
 
 def external_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:

@@ -36,15 +36,19 @@ CSP = "; ".join([
     "form-action 'none'",
 ])
 
-# p5 functions the harness watches at run time: drawing, text and pixels outside p5.brush.
-WATCHED = ",".join(sorted((V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW) - {"_renderer", "webglVersion", "drawingContext",
-                                                                       "pixels", "loadFont"}))
+# p5 functions the harness watches at run time, by the flag a call from the sketch raises:
+# drawing outside p5.brush, text, and direct pixels / images / shaders.
+WATCH = {
+    "p5_drawing": ",".join(sorted(V.P5_PRIMITIVES)),
+    "text_drawing": ",".join(sorted(V.P5_TEXT - {"loadFont"})),
+    "raw_drawing": ",".join(sorted(V.P5_RAW - {"_renderer", "webglVersion", "drawingContext", "pixels"})),
+}
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
 <script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"
- data-watch="{watch}"></script>
+ data-watch-draw="{draw}" data-watch-text="{text}" data-watch-raw="{raw}"></script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/p5.brush.js"></script>
 <script src="/h/{version}/harness.js"></script>
@@ -124,7 +128,7 @@ class AssetServer:
         for key in sorted(self._static):
             h.update(key.encode())
             h.update(self._static[key])
-        h.update(PAGE.encode() + CSP.encode() + WATCHED.encode())
+        h.update(PAGE.encode() + CSP.encode() + repr(sorted(WATCH.items())).encode())
         return h.hexdigest()[:16]
 
     def start(self) -> None:
@@ -193,7 +197,8 @@ class AssetServer:
             if code is not None and parts[3] == "page.html":
                 seed, size = self._params.get(parts[2], (1, 600))
                 page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size,
-                                   watch=WATCHED).encode()
+                                   draw=WATCH["p5_drawing"], text=WATCH["text_drawing"],
+                                   raw=WATCH["raw_drawing"]).encode()
                 return page, "text/html; charset=utf-8", "no-store"
             if code is not None and parts[3] == "sketch.js":
                 return code, "text/javascript; charset=utf-8", "no-store"

@@ -41,14 +41,19 @@
   // p5: every prototype function marks "inside p5"; the watched ones (drawing, text,
   // pixels) are flagged when the sketch itself calls them.
   const fn = p5.prototype;
-  const watched = new Set(params.watch);
+  const watched = new Map();
+  for (const id of Object.keys(params.watch)) for (const name of params.watch[id]) watched.set(name, id);
+  // Accessibility descriptions are text for screen readers, not paint: keep them off the page.
+  for (const name of ["describe", "describeElement", "gridOutput", "textOutput"]) {
+    if (typeof fn[name] === "function") fn[name] = function () {};
+  }
   for (const name of Object.getOwnPropertyNames(fn)) {
     const d = Object.getOwnPropertyDescriptor(fn, name);
     if (!d || typeof d.value !== "function" || name === "constructor" || /^[A-Z_]/.test(name)) continue;
     const original = d.value;
-    const isWatched = watched.has(name);
+    const flagId = watched.get(name);
     fn[name] = function () {
-      if (isWatched && userCode()) flag("p5_drawing", name + "() called by the sketch");
+      if (flagId && userCode()) flag(flagId, name + "() called by the sketch");
       libDepth += 1;
       try { return apply(original, this, arguments); } finally { libDepth -= 1; }
     };

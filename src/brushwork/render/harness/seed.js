@@ -60,7 +60,11 @@
   Object.defineProperty(window, "__bwEvents", { value: events, writable: false, configurable: false, enumerable: false });
   Object.defineProperty(window, "__bwParams", {
     value: Object.freeze({ seed: seed, size: Number(params.get("size")) || 600,
-                           watch: String(params.get("watch") || "").split(",").filter(Boolean) }),
+                           watch: {
+                             p5_drawing: String(params.get("watchDraw") || "").split(",").filter(Boolean),
+                             text_drawing: String(params.get("watchText") || "").split(",").filter(Boolean),
+                             raw_drawing: String(params.get("watchRaw") || "").split(",").filter(Boolean),
+                           } }),
     writable: false, configurable: false, enumerable: false,
   });
 })();
