@@ -22,7 +22,7 @@ def _fmt(x: float | None) -> str:
 
 def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Console, progress) -> int:
     from brushwork.gate.live import gate_reply
-    from brushwork.pool import example_pool_dir, load_pool
+    from brushwork.pool import example_pool_dir
     from brushwork.render import RenderConfig, Renderer, SyncRenderer
     from brushwork.report.gallery import Card, write_gallery
     from brushwork.score import Scorer, ScorerConfig
@@ -33,9 +33,10 @@ def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Conso
         console.print("[red]no bundled examples found (src/brushwork/examples/*.md)[/]")
         return 1
     cfg = RenderConfig(use_cache=use_cache, **({"workers": workers} if workers else {}))
-    with console.status("loading the example pool (its paintings are rendered the first time)"):
-        with SyncRenderer(cfg) as pool_renderer:
-            pool = load_pool(example_pool_dir(), renderer=pool_renderer)
+    from brushwork.cli.common import load_pool_with_progress
+
+    with SyncRenderer(cfg) as pool_renderer:
+        pool = load_pool_with_progress(example_pool_dir(), renderer=pool_renderer)
     reward = reward_config("judge-led", None)
     with console.status("fitting the taste model on the example pool"):
         judge, aesthetic = build_backends(pool, BackendOptions(), reward)

@@ -5,8 +5,8 @@ Heavy modules (Playwright, numpy, FastAPI) are imported inside the commands that
 so `brushwork --help` and `brushwork check --no-render` start fast.
 """
 
-from brushwork.cli.common import app
-from brushwork.cli import gate as _gate  # noqa: F401  (registers commands)
+from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)
 from brushwork.cli import score as _score  # noqa: F401
+from brushwork.cli.common import app
 
 __all__ = ["app"]

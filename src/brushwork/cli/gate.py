@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import FilesArg, app, console, gate_config, out, progress, render_config
+from brushwork.cli.common import FilesArg, app, gate_config, out, progress, render_config
 
 
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,

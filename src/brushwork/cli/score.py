@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import FilesArg, app, console, out, progress, render_config
+from brushwork.cli.common import FilesArg, app, console, load_pool_with_progress, out, progress, render_config
 
 taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
 judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
@@ -25,10 +25,7 @@ TasteOpt = typer.Option(None, "--taste", help="fitted taste model file (default:
 
 
 def _pool(path: Path | None):
-    from brushwork.pool import example_pool_dir, load_pool
-
-    with console.status("loading the pool (rendering its sketches the first time)"):
-        return load_pool(path or example_pool_dir())
+    return load_pool_with_progress(path)
 
 
 def _fail(e: Exception):

@@ -168,7 +168,8 @@ def _walk(root: Node, facts: Facts) -> None:
             left = node.child_by_field_name("left")
             if left is not None:
                 facts.targets.append(left)
-        elif t == "update_expression" or t == "unary_expression" and node.child(0) is not None and node.child(0).type == "delete":
+        elif t == "update_expression" or (t == "unary_expression" and node.child(0) is not None
+                                          and node.child(0).type == "delete"):
             arg = node.child_by_field_name("argument")
             if arg is not None:
                 facts.targets.append(arg)

@@ -83,14 +83,14 @@ def _tier_of(rec: dict) -> str:
     return str(tier)
 
 
-def load_pool(root: Path | str, renderer=None) -> Pool:
+def load_pool(root: Path | str, renderer=None, on_rendered=None) -> Pool:
     """Read a pool folder; render missing images from their sources (needs a SyncRenderer,
-    started on demand when `renderer` is None)."""
+    started on demand when `renderer` is None). `on_rendered(done, total)` reports progress."""
     root = Path(root)
     records = _records(root)
     missing = [r for r in records if not (root / r["file_name"]).exists()]
     if missing:
-        root = materialize(root, renderer)
+        root = materialize(root, renderer, on_rendered)
         records = _records(root)
     items = []
     for rec in records:
@@ -112,7 +112,7 @@ def _snapshot(root: Path, records: list[dict]) -> str:
     return h.hexdigest()[:16]
 
 
-def materialize(root: Path, renderer=None) -> Path:
+def materialize(root: Path, renderer=None, on_rendered=None) -> Path:
     """Render a sources-only pool into a cache folder with the full layout; return that folder."""
     records = _records(root)
     h = hashlib.sha256((root / "metadata.jsonl").read_bytes())
@@ -137,7 +137,13 @@ def materialize(root: Path, renderer=None) -> Path:
     own = renderer is None
     r = SyncRenderer() if own else renderer
     try:
-        results = r.render_many([code for _, code in codes], seed=0)
+        done = []
+
+        def progress(_index, _result):
+            done.append(1)
+            if on_rendered is not None:
+                on_rendered(len(done), len(codes))
+        results = r.render_many([code for _, code in codes], seed=0, on_done=progress)
     finally:
         if own:
             r.close()

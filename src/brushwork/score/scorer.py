@@ -61,7 +61,8 @@ class Scorer:
         self.config = config or ScorerConfig()
         w = self.config.reward.weights
         if w.judge > 0 and (judge is None or pool is None):
-            raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, or use --preset hps-only")
+            raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, "
+                              "or use --preset hps-only")
         if w.aesthetic > 0 and aesthetic is None:
             raise ConfigError("the aesthetic term has weight > 0: give an aesthetic backend")
 
