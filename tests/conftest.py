@@ -26,7 +26,7 @@ def private_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def renderer(private_cache):
     """A warm SyncRenderer (two workers, like CI's two cores)."""
-    config = RenderConfig(workers=2, timeout_s=45, cache_dir=private_cache / "renders")
+    config = RenderConfig(workers=2, timeout_s=20, cache_dir=private_cache / "renders")
     with SyncRenderer(config) as r:
         yield r
 

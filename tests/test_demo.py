@@ -16,12 +16,11 @@ def test_examples_are_bundled():
     assert any(n.startswith("good_") for n in names) and any(n.startswith("cheat_") for n in names)
 
 
-def test_demo_writes_gallery(tmp_path, monkeypatch):
+def test_demo_writes_gallery(tmp_path):
     from typer.testing import CliRunner
 
     from brushwork.cli import app
 
-    monkeypatch.setenv("BRUSHWORK_CACHE", str(tmp_path / "cache"))
     result = CliRunner().invoke(app, ["demo", "-o", str(tmp_path / "demo"), "--workers", "2"])
     assert result.exit_code == 0, result.output
     page = (tmp_path / "demo" / "index.html").read_text()
