@@ -1,11 +1,13 @@
 """The `brushwork` command line. One module per layer of the data flow:
-`cli.gate` (render, check, rules, demo) and `cli.score` (score, taste, judge, serve-hpsv3).
+`cli.gate` (render, check, rules, demo), `cli.score` (score, taste, judge, serve-hpsv3) and
+`cli.pool` (the preference pool).
 
 Heavy modules (Playwright, numpy, FastAPI) are imported inside the commands that need them,
 so `brushwork --help` and `brushwork check --no-render` start fast.
 """
 
 from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)
+from brushwork.cli import pool as _pool  # noqa: F401
 from brushwork.cli import score as _score  # noqa: F401
 from brushwork.cli.common import app
 

@@ -1,0 +1,213 @@
+"""`brushwork pool ...`: build, rate, version, split, inspect and grow a preference pool."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from brushwork.cli.common import app, console, out, progress, render_config
+
+pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
+app.add_typer(pool_app, name="pool")
+
+RootArg = typer.Argument(..., help="pool store folder (created by `brushwork pool init`)")
+ThresholdOpt = typer.Option(6, "--threshold", help="near-duplicate: perceptual-hash distance (bits of 64)")
+
+
+def _store(root: Path):
+    from brushwork.errors import ConfigError
+    from brushwork.pool.store import PoolStore
+
+    try:
+        return PoolStore(root)
+    except ConfigError as e:
+        console.print(f"[red]error:[/] {e}")
+        raise typer.Exit(2) from e
+
+
+def _bar(label: str):
+    bar = progress()
+    task = bar.add_task(label, total=None)
+    return bar, (lambda done, total: bar.update(task, completed=done, total=total))
+
+
+@pool_app.command("init")
+def init(root: Path = RootArg, tiers: str = typer.Option("love,okay,nope", help="tiers, best first")):
+    """Create an empty pool store."""
+    from brushwork.errors import ConfigError
+    from brushwork.pool.store import PoolStore
+
+    try:
+        store = PoolStore.init(root, tuple(t.strip() for t in tiers.split(",") if t.strip()))
+    except ConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--tiers") from e
+    out.print(f"pool store at {store.root} with tiers {', '.join(store.tiers)}")
+
+
+@pool_app.command("add")
+def add(root: Path = RootArg, files: list[Path] = typer.Argument(..., exists=True, dir_okay=False),
+        subject: str = typer.Option("", help="subject of these paintings"),
+        generator: str = typer.Option("hand-written", help="who or what made them"),
+        workers: int = typer.Option(0, help="parallel browsers")):
+    """Render sketches (or replies) and add them, unrated."""
+    _import_sketch_files(_store(root), files, subject, generator, workers)
+
+
+def _import_sketch_files(store, files, subject, generator, workers):
+    from brushwork.pool.hf import import_sketches
+    from brushwork.render import SyncRenderer
+
+    bar, update = _bar("rendering and adding")
+    with bar, SyncRenderer(render_config(workers)) as renderer:
+        summary = import_sketches(store, files, renderer, subject, generator, on_progress=update)
+    out.print(f"added {summary.added}, already present {summary.already}, rendered {summary.rendered}, "
+              f"from cache {summary.cached}")
+    for failure in summary.failed:
+        console.print(f"[yellow]skipped[/] {failure}")
+
+
+@pool_app.command("import")
+def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True, file_okay=False),
+            rater: str = typer.Option("import", help="rater name for tiers given only by file name"),
+            generator: str = typer.Option("import", help="generator of imported sketches"),
+            workers: int = typer.Option(0, help="parallel browsers")):
+    """Import a pool in the Hugging Face layout (metadata.jsonl) or a folder of sketches."""
+    from brushwork.pool.hf import import_hf, sketch_files
+
+    store = _store(root)
+    if (source / "metadata.jsonl").exists():
+        bar, update = _bar("importing")
+        with bar:
+            summary = import_hf(store, source, rater, on_progress=update)
+        out.print(f"added {summary.added} paintings ({summary.already} already present), {summary.ratings} ratings")
+    else:
+        _import_sketch_files(store, sketch_files(source), "", generator, workers)
+
+
+@pool_app.command("export")
+def export(root: Path = RootArg, dest: Path = typer.Argument(..., help="output folder (HF layout)"),
+           snapshot: str = typer.Option(None, help="export this snapshot (default: the current state)")):
+    """Export in the Hugging Face layout (images/, sources/, metadata.jsonl; tier prefixes)."""
+    from brushwork.pool.hf import export_hf
+
+    n = export_hf(_store(root), dest, snapshot)
+    out.print(f"wrote {n} paintings to {dest} (datasets.load_dataset('imagefolder', data_dir='{dest}'))")
+
+
+@pool_app.command("rate")
+def rate(root: Path = RootArg, item: str = typer.Argument(...), tier: str = typer.Argument(...),
+         rater: str = typer.Option(..., help="who rates"), note: str = typer.Option("", help="optional note")):
+    """Rate one painting from the command line."""
+    from brushwork.errors import ConfigError
+
+    try:
+        _store(root).rate(item, rater, tier, note)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e)) from e
+    out.print(f"{item}: {tier} by {rater}")
+
+
+@pool_app.command("serve")
+def serve(root: Path = RootArg, host: str = typer.Option("127.0.0.1"), port: int = typer.Option(8200),
+          blind: bool = typer.Option(False, help="hide generators and earlier ratings")):
+    """The rating web page: keys 1/2/3 rate, S skips, U undoes; pairwise mode A/B/T."""
+    from brushwork.pool.web import serve as run
+
+    _store(root)
+    out.print(f"rating page on http://{host}:{port}/")
+    run(root, host=host, port=port, blind=blind)
+
+
+@pool_app.command("snapshot")
+def snapshot(root: Path = RootArg, name: str = typer.Option("", help="a name to find it by"),
+             list_: bool = typer.Option(False, "--list", help="list snapshots instead")):
+    """Record an immutable, content-addressed snapshot (configs name it; draws reproduce from it)."""
+    from brushwork.pool.snapshot import list_snapshots, take_snapshot
+
+    store = _store(root)
+    if list_:
+        table = Table("id", "name", "paintings by tier")
+        for s in list_snapshots(store):
+            table.add_row(s.id, s.name, ", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())))
+        out.print(table)
+        return
+    snap = take_snapshot(store, name)
+    out.print(f"snapshot {snap.id}" + (f" ({snap.name})" if snap.name else "") + f": {snap.counts}")
+
+
+@pool_app.command("split")
+def split(root: Path = RootArg, eval_fraction: float = typer.Option(0.2, help="share of each tier for eval"),
+          seed: int = typer.Option(0), threshold: int = ThresholdOpt):
+    """Assign train / eval, keeping exact and near-duplicates on one side."""
+    from brushwork.pool.split import assign_split
+
+    store = _store(root)
+    with console.status("hashing paintings and grouping near-duplicates"):
+        counts = assign_split(store, eval_fraction, seed, threshold)
+    out.print(f"train {counts['train']}, eval {counts['eval']}")
+
+
+@pool_app.command("check")
+def check(root: Path = RootArg, threshold: int = ThresholdOpt):
+    """Exit non-zero if any evaluation painting duplicates or nearly duplicates a training one."""
+    from brushwork.pool.split import find_leaks
+
+    leaks = find_leaks(_store(root), threshold)
+    for leak in leaks:
+        out.print(f"[red]leak[/] {leak}")
+    if leaks:
+        raise typer.Exit(1)
+    out.print("no leaks: train and eval are disjoint (exact and near-duplicate)")
+
+
+@pool_app.command("report")
+def report(root: Path = RootArg, html: Path = typer.Option(None, help="also write an HTML report here")):
+    """Counts, rater agreement, diversity and warnings (terminal, and HTML with thumbnails)."""
+    from brushwork.pool.report import build_report, print_report, write_html
+
+    store = _store(root)
+    with console.status("measuring the pool"):
+        rep = build_report(store)
+    print_report(rep, out)
+    if html:
+        out.print(f"HTML report: {write_html(rep, store, html)}")
+
+
+@pool_app.command("generate")
+def generate(root: Path = RootArg,
+             procedural: int = typer.Option(0, help="paint this many with the built-in procedural painter"),
+             model: str = typer.Option(None, help="OpenAI-compatible chat model that writes sketches"),
+             base_url: str = typer.Option(None, help="its /v1 base URL"),
+             critic_model: str = typer.Option(None, help="VLM that critiques renders (default: the model)"),
+             critic_url: str = typer.Option(None, help="its /v1 base URL (default: base URL)"),
+             subjects: str = typer.Option("", help="comma-separated subjects (default: the hibiscus domain)"),
+             rounds: int = typer.Option(3, help="critique-and-revise rounds"),
+             seed: int = typer.Option(0), workers: int = typer.Option(0, help="parallel browsers")):
+    """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally."""
+    import os
+
+    from brushwork.pool import generate as gen
+    from brushwork.pool.painter import SUBJECTS
+    from brushwork.render import Renderer, SyncRenderer
+
+    store = _store(root)
+    wanted = [s.strip() for s in subjects.split(",") if s.strip()] or list(SUBJECTS["hibiscus"])
+    if procedural:
+        bar, update = _bar("painting procedurally")
+        with bar, SyncRenderer(render_config(workers)) as r:
+            ids = gen.generate_procedural(store, r, procedural, seed=seed, subjects=wanted, on_progress=update)
+        out.print(f"added {len(ids)} procedural paintings")
+    if model:
+        async def run():
+            async with Renderer(render_config(workers)) as r:
+                return await gen.generate_openai(store, r, wanted, base_url=base_url, model=model,
+                                                 api_key=os.environ.get("BRUSHWORK_GENERATOR_API_KEY"),
+                                                 rounds=rounds, critic_base_url=critic_url, critic_model=critic_model)
+        with console.status(f"asking {model} for {len(wanted)} subjects, {rounds} critique rounds"):
+            result = asyncio.run(run())
+        out.print(result)
+    if not procedural and not model:
+        raise typer.BadParameter("give --procedural N and/or --model M --base-url URL")
