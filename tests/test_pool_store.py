@@ -169,3 +169,16 @@ def test_import_sketch_folder_renders_once(tmp_path, renderer):
     assert first.added == 3 and first.failed == [f"{folder / 'notes.md'}: no sketch"] and seen[-1] == (3, 3)
     second = import_sketches(PoolStore.init(tmp_path / "b"), sketch_files(folder), renderer)
     assert second.added == 3 and second.cached == 3 and second.rendered == 0
+
+
+def test_pairwise_preferences_reach_the_taste_model(store):
+    from brushwork.score.taste.model import fit
+
+    items = store.items()
+    love, nope = items[0].id, items[-1].id
+    store.prefer(nope, love, "ann", "a")
+    store.prefer(love, items[1].id, "ann", "tie")
+    pool = pool_from_store(store)
+    assert pool.preferences == ((nope, love),)
+    model = fit(pool, l2=10.0)
+    assert model.report["preferences"] == 1

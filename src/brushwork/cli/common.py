@@ -45,14 +45,15 @@ def render_config(workers: int | None, size: int = 600, no_cache: bool = False, 
     return RenderConfig(**kwargs)
 
 
-def load_pool_with_progress(path=None, renderer=None):
-    """Load a pool folder (default: the bundled example pool), with a progress bar while its
-    sketches are rendered the first time."""
-    from brushwork.pool import example_pool_dir, load_pool
+def load_pool_with_progress(path=None, renderer=None, snapshot=None):
+    """A pool store (at a snapshot) or folder (default: the bundled example pool), with a
+    progress bar while a folder's sketches are rendered the first time."""
+    from brushwork.pool import example_pool_dir
+    from brushwork.pool.snapshot import open_pool
 
     with progress() as bar:
         task = bar.add_task("rendering the pool's paintings (first use only)", total=None)
 
         def on_rendered(done, total):
             bar.update(task, completed=done, total=total)
-        return load_pool(path or example_pool_dir(), renderer=renderer, on_rendered=on_rendered)
+        return open_pool(path or example_pool_dir(), snapshot, renderer=renderer, on_rendered=on_rendered)

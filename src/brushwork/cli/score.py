@@ -16,7 +16,8 @@ judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge."
 app.add_typer(taste_app, name="taste")
 app.add_typer(judge_app, name="judge")
 
-PoolOpt = typer.Option(None, "--pool", help="pool folder (HF layout); default: the bundled example pool")
+PoolOpt = typer.Option(None, "--pool", help="pool store or folder (HF layout); default: the bundled example pool")
+SnapshotOpt = typer.Option(None, "--snapshot", help="pool store snapshot (id, prefix or name; default: current)")
 JudgeOpt = typer.Option("taste", "--judge", help="judge backend: taste (offline) or openai")
 JudgeUrlOpt = typer.Option(None, "--judge-url", help="OpenAI-compatible base URL ($BRUSHWORK_JUDGE_BASE_URL)")
 JudgeModelOpt = typer.Option(None, "--judge-model", help="judge model name ($BRUSHWORK_JUDGE_MODEL)")
@@ -24,8 +25,8 @@ PromptOpt = typer.Option("watercolour", "--judge-prompt", help="judge prompt: a 
 TasteOpt = typer.Option(None, "--taste", help="fitted taste model file (default: fit on the pool, cached)")
 
 
-def _pool(path: Path | None):
-    return load_pool_with_progress(path)
+def _pool(path: Path | None, snapshot: str | None = None):
+    return load_pool_with_progress(path, snapshot=snapshot)
 
 
 def _fail(e: Exception):
@@ -36,7 +37,7 @@ def _fail(e: Exception):
 @app.command()
 def score(
     files: list[Path] = FilesArg,
-    pool_dir: Path = PoolOpt,
+    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     preset: str = typer.Option("judge-led", help="judge-led, hps-led or hps-only"),
     reward_file: Path = typer.Option(None, "--reward-config", help="YAML with a preset or custom weights"),
     judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
@@ -57,7 +58,7 @@ def score(
 
     try:
         reward = reward_config(preset, reward_file)
-        pool = _pool(pool_dir) if reward.weights.judge > 0 or "taste" in (judge, aesthetic) else None
+        pool = _pool(pool_dir, snapshot) if reward.weights.judge > 0 or "taste" in (judge, aesthetic) else None
         options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
                                  aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste)
         judge_, aesthetic_ = build_backends(pool, options, reward)
@@ -101,7 +102,7 @@ def score_table(files, cards, preset: str) -> Table:
 
 @taste_app.command("fit")
 def taste_fit(
-    pool_dir: Path = PoolOpt,
+    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
     l2: float = typer.Option(None, help="L2 regularisation of the preference head (default: chosen by inner CV)"),
     folds: int = typer.Option(5, help="cross-validation folds"),
@@ -111,7 +112,7 @@ def taste_fit(
     from brushwork.score.taste.model import fit
 
     try:
-        pool = _pool(pool_dir)
+        pool = _pool(pool_dir, snapshot)
         with console.status("measuring paintings and fitting"):
             model = fit(pool, l2=l2, folds=folds)
     except BrushworkError as e:
@@ -127,7 +128,7 @@ def taste_fit(
 
 @judge_app.command("audit")
 def judge_audit(
-    pool_dir: Path = PoolOpt,
+    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
     judge_prompt: str = PromptOpt, taste: Path = TasteOpt,
     pairs: int = typer.Option(24, help="pairs of pool paintings to ask about"),
@@ -140,7 +141,7 @@ def judge_audit(
     from brushwork.score.build import BackendOptions, build_backends, reward_config
 
     try:
-        pool = _pool(pool_dir)
+        pool = _pool(pool_dir, snapshot)
         options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model,
                                  judge_prompt=judge_prompt, taste_model=taste, verdict_cache=False)
         pj, _ = build_backends(pool, options, reward_config("judge-led", None))

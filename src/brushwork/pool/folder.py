@@ -45,6 +45,7 @@ class Pool:
     root: Path
     items: tuple[PoolItem, ...]
     snapshot: str           # content hash of metadata + images: what a taste model was fit on
+    preferences: tuple[tuple[str, str], ...] = ()   # (preferred id, other id) from pairwise ratings
 
     def split(self, name: str) -> tuple[PoolItem, ...]:
         return tuple(i for i in self.items if i.split == name)

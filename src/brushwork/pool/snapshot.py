@@ -86,4 +86,17 @@ def pool_from_store(store: PoolStore, snapshot: str | None = None) -> Pool:
                            source=store.blob_path(i["source"]) if i["source"] else None, subject=i["subject"],
                            split=i["split"], meta=i)
                   for i in m["items"] if i["tier"] is not None)
-    return Pool(Path(store.root), items, sid)
+    prefs = tuple((a, b) if w == "a" else (b, a) for a, b, _rater, w in m["preferences"] if w != "tie")
+    return Pool(Path(store.root), items, sid, prefs)
+
+
+def open_pool(path: Path | str, snapshot: str | None = None, renderer=None, on_rendered=None) -> Pool:
+    """A pool store (optionally at a snapshot) or a folder in the HF layout, as the scorer's `Pool`."""
+    from brushwork.pool.folder import load_pool
+
+    path = Path(path)
+    if (path / "pool.sqlite").exists():
+        return pool_from_store(PoolStore(path), snapshot)
+    if snapshot:
+        raise ConfigError(f"--snapshot needs a pool store; {path} is a folder (import it: brushwork pool import)")
+    return load_pool(path, renderer=renderer, on_rendered=on_rendered)

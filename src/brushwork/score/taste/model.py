@@ -153,10 +153,13 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
     x = np.stack([cache(i.image_bytes()) for i in items])
     tiers_of = [i.tier for i in items]
     chosen = l2 if l2 is not None else choose_l2(x, tiers_of, order, seed)
-    w, mean, std, pivot = fit_arrays(x, tiers_of, order, chosen)
+    index = {item.id: n for n, item in enumerate(items)}
+    prefs = [(index[a], index[b]) for a, b in pool.preferences if a in index and b in index]
+    w, mean, std, pivot = fit_arrays(x, tiers_of, order, chosen, prefs)
     report = cross_validate(x, tiers_of, order, l2, folds, seed)
     report["items"] = {t: tiers_of.count(t) for t in order}
     report["l2"] = chosen
+    report["preferences"] = len(prefs)
     model = TasteModel(w, mean, std, pivot, order, pool.snapshot, report)
     model._cache = cache
     return model

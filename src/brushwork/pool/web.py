@@ -1,0 +1,337 @@
+"""The rating web page (`brushwork pool serve`): one HTML page and a small JSON API over a PoolStore.
+
+The server keeps no rater state in memory. The queue, progress and undo are read back from
+the store on every request, and every rating or preference is one INSERT that the store
+commits (WAL, synchronous=FULL) before the endpoint answers. So several raters, the CLI and
+a crash in the middle leave the pool consistent, and a 200 means the vote is on disk.
+
+Endpoints: GET / (the page), GET /api/config, GET /api/next, GET /api/item/{id},
+GET /api/progress, POST /api/rate, POST /api/undo, POST /api/prefer, GET /img/{id}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from brushwork.errors import ConfigError, SetupError
+from brushwork.pool.store import Item, PoolStore
+
+# The page loads nothing from outside 127.0.0.1; sketch sources are shown as text, never run.
+CSP = ("default-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'; form-action 'none'")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+Rater = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+ItemId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+# -- wire types ------------------------------------------------------------------------------
+class Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RateIn(Wire):
+    item: ItemId
+    rater: Rater
+    tier: str = Field(min_length=1, max_length=64, description="one of the store's tiers")
+    note: str = Field("", max_length=2000)
+
+
+class UndoIn(Wire):
+    rater: Rater
+
+
+class PreferIn(Wire):
+    a: ItemId
+    b: ItemId
+    rater: Rater
+    winner: Literal["a", "b", "tie"]
+
+
+class RatingView(Wire):
+    rater: str
+    tier: str
+    created: float
+
+
+class ItemView(Wire):
+    """One painting as the page sees it; generator, provenance and ratings are None when blind."""
+
+    id: str
+    image: str
+    subject: str
+    prompt: str
+    source: str | None = None
+    generator: str | None = None
+    provenance: dict | None = None
+    ratings: list[RatingView] | None = None
+
+
+class Progress(Wire):
+    rated: int = Field(description="items this rater has rated")
+    total: int = Field(description="items in the pool")
+    compared: int = Field(description="pairwise preferences this rater has given")
+
+
+class ConfigOut(Wire):
+    tiers: list[str]
+    blind: bool
+    total: int
+
+
+class NextOut(Wire):
+    mode: Literal["tier", "pair"]
+    item: ItemView | None = None
+    pair: list[ItemView] | None = None
+    done: bool = Field(False, description="the rater has rated every item; the queue goes round again")
+    progress: Progress
+
+
+class RateOut(Wire):
+    rating: int
+    progress: Progress
+
+
+class UndoOut(Wire):
+    undone: RatingView | None
+    item: ItemView | None
+    progress: Progress
+
+
+class PreferOut(Wire):
+    preference: int
+    progress: Progress
+
+
+# -- the queue, read from the store on every request ------------------------------------------
+UNRATED_AFTER = """SELECT id FROM items AS i WHERE (created, id) > (?, ?)
+    AND NOT EXISTS (SELECT 1 FROM ratings AS r WHERE r.item = i.id AND r.rater = ?)
+    ORDER BY created, id LIMIT 1"""
+ANY_AFTER = "SELECT id FROM items WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT 1"
+START = (-1.0, "")
+
+
+def _get_item(store: PoolStore, item_id: str) -> Item:
+    try:
+        return store.item(item_id)
+    except ConfigError as e:
+        raise HTTPException(404, f"no item {item_id!r} in this pool") from e
+
+
+def next_item(store: PoolStore, rater: str, after: str | None) -> tuple[str | None, bool]:
+    """The item after `after` in the rater's queue: unrated items first in a stable order (created,
+    id), wrapping round; once every item is rated, all items again. Returns (id, all rated)."""
+    start = START
+    if after:
+        item = _get_item(store, after)
+        start = (item.created, item.id)
+    for query, args in ((UNRATED_AFTER, (rater,)), (ANY_AFTER, ())):
+        for position in (start, START):
+            row = store.db.execute(query, (*position, *args)).fetchone()
+            if row:
+                return row[0], query is ANY_AFTER
+    return None, True
+
+
+def next_pair(store: PoolStore, rater: str, skip: int) -> tuple[str, str] | None:
+    """Two paintings for the rater to compare: one they have compared least, against a partner they
+    have not yet seen it beside. Seeded by (rater, their preference count, skips), so a reload
+    shows the same pair and a skip shows another."""
+    ids = [row[0] for row in store.db.execute("SELECT id FROM items ORDER BY created, id")]
+    if len(ids) < 2:
+        return None
+    seen = [tuple(row) for row in store.db.execute("SELECT a, b FROM preferences WHERE rater=?", (rater,))]
+    counts = Counter(x for pair in seen for x in pair)
+    paired = {frozenset(pair) for pair in seen}
+    rng = random.Random(f"{rater}\n{len(seen)}\n{skip}")
+    first = rng.choice(_fewest(ids, counts))
+    partners = [i for i in ids if i != first and frozenset((first, i)) not in paired]
+    second = rng.choice(_fewest(partners or [i for i in ids if i != first], counts))
+    return (first, second) if rng.random() < 0.5 else (second, first)
+
+
+def _fewest(ids: list[str], counts: Counter) -> list[str]:
+    low = min(counts[i] for i in ids)
+    return [i for i in ids if counts[i] == low]
+
+
+def progress(store: PoolStore, rater: str) -> Progress:
+    one = lambda q, *args: store.db.execute(q, args).fetchone()[0]  # noqa: E731
+    return Progress(rated=one("SELECT COUNT(DISTINCT item) FROM ratings WHERE rater=?", rater),
+                    total=one("SELECT COUNT(*) FROM items"),
+                    compared=one("SELECT COUNT(*) FROM preferences WHERE rater=?", rater))
+
+
+def item_view(store: PoolStore, item: Item, blind: bool, with_source: bool = True) -> ItemView:
+    view = ItemView(id=item.id, image=f"/img/{item.id}", subject=item.subject, prompt=item.prompt,
+                    source=store.source_text(item) if with_source else None)
+    if blind:
+        return view
+    ratings = [RatingView(rater=r.rater, tier=r.tier, created=r.created) for r in store.ratings(item.id)]
+    return view.model_copy(update={"generator": item.generator, "provenance": item.provenance, "ratings": ratings})
+
+
+# -- static files --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    media_type: str
+
+    @property
+    def etag(self) -> str:
+        return f'"{hashlib.sha256(self.body).hexdigest()[:32]}"'
+
+
+def load_assets() -> dict[str, Asset]:
+    """The page's files (package data) and Prism, from the project's `npm ci` install."""
+    from brushwork.render.assets import find_node_modules
+
+    static = resources.files("brushwork.pool").joinpath("static")
+    assets = {f"/static/{name}": Asset(static.joinpath(name).read_bytes(), media)
+              for name, media in (("rate.js", "text/javascript"), ("rate.css", "text/css"))}
+    assets["/"] = Asset(static.joinpath("rate.html").read_bytes(), "text/html; charset=utf-8")
+    prism = find_node_modules() / "prismjs" / "prism.js"
+    try:
+        assets["/vendor/prism.js"] = Asset(prism.read_bytes(), "text/javascript")
+    except OSError as e:
+        raise SetupError(f"Prism is missing at {prism}: run `make setup` (or `npm ci`) in the brushwork "
+                         "checkout, or set BRUSHWORK_NODE_MODULES") from e
+    return assets
+
+
+def _fresh(request: Request, etag: str) -> bool:
+    """The browser's cached copy is current (If-None-Match names this ETag)."""
+    tags = request.headers.get("if-none-match", "")
+    return any(t.strip().removeprefix("W/") in (etag, "*") for t in tags.split(","))
+
+
+def _cached(request: Request, body: bytes | None, media_type: str, etag: str, cache: str,
+            extra: dict | None = None) -> Response:
+    headers = {"ETag": etag, "Cache-Control": cache, "X-Content-Type-Options": "nosniff", **(extra or {})}
+    if _fresh(request, etag) or body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+# -- the app -----------------------------------------------------------------------------------------
+def _problems(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error["loc"][1:]) or str(error["loc"][0])
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return JSONResponse({"error": f"invalid request: {_problems(exc)}", "detail": jsonable_encoder(exc.errors())},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
+    """The rating page and its API over `store`. `blind` hides generators, provenance and earlier
+    ratings from every client (the page's own toggle can only add blindness, never remove it)."""
+    assets = load_assets()
+    app = FastAPI(title="brushwork pool", docs_url=None, redoc_url=None)
+    _install_error_handlers(app)
+    tiers, forced_blind = ", ".join(store.tiers), blind
+
+    def blinded(requested: bool) -> bool:
+        return forced_blind or requested
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/static/{name}", include_in_schema=False)
+    @app.get("/vendor/prism.js", include_in_schema=False)
+    def static(request: Request) -> Response:
+        asset = assets.get(request.url.path)
+        if asset is None:
+            raise HTTPException(404, f"no file {request.url.path}")
+        extra = {"Content-Security-Policy": CSP} if request.url.path == "/" else None
+        return _cached(request, asset.body, asset.media_type, asset.etag, "no-cache", extra)
+
+    @app.get("/img/{item_id}", include_in_schema=False)
+    def image(item_id: str, request: Request) -> Response:
+        item = _get_item(store, item_id)
+        etag = f'"{item.image}"'
+        body = None if _fresh(request, etag) else store.image_bytes(item)
+        return _cached(request, body, "image/png", etag, IMMUTABLE)
+
+    @app.get("/api/config")
+    def config() -> ConfigOut:
+        return ConfigOut(tiers=list(store.tiers), blind=forced_blind,
+                         total=store.db.execute("SELECT COUNT(*) FROM items").fetchone()[0])
+
+    @app.get("/api/next")
+    def next_(rater: Annotated[Rater, Query()], mode: Literal["tier", "pair"] = "tier",
+              after: Annotated[ItemId | None, Query(description="the item shown now (tier mode)")] = None,
+              skip: Annotated[int, Query(ge=0, le=1_000_000, description="pairs skipped (pair mode)")] = 0,
+              blind: bool = False) -> NextOut:
+        hide = blinded(blind)
+        if mode == "pair":
+            pair = next_pair(store, rater, skip)
+            views = [item_view(store, store.item(i), hide, with_source=False) for i in pair] if pair else None
+            return NextOut(mode="pair", pair=views, progress=progress(store, rater))
+        item_id, done = next_item(store, rater, after)
+        view = item_view(store, store.item(item_id), hide) if item_id else None
+        return NextOut(mode="tier", item=view, done=done, progress=progress(store, rater))
+
+    @app.get("/api/item/{item_id}")
+    def item(item_id: str, blind: bool = False) -> ItemView:
+        return item_view(store, _get_item(store, item_id), blinded(blind))
+
+    @app.get("/api/progress")
+    def progress_(rater: Annotated[Rater, Query()]) -> Progress:
+        return progress(store, rater)
+
+    @app.post("/api/rate")
+    def rate(body: RateIn) -> RateOut:
+        if body.tier not in store.tiers:
+            raise HTTPException(400, f"unknown tier {body.tier!r}: the tiers are {tiers}")
+        _get_item(store, body.item)
+        rating = store.rate(body.item, body.rater, body.tier, body.note)  # committed when it returns
+        return RateOut(rating=rating, progress=progress(store, body.rater))
+
+    @app.post("/api/undo")
+    def undo(body: UndoIn, blind: bool = False) -> UndoOut:
+        undone = store.undo(body.rater)
+        if undone is None:
+            return UndoOut(undone=None, item=None, progress=progress(store, body.rater))
+        view = item_view(store, store.item(undone.item), blinded(blind))
+        return UndoOut(undone=RatingView(rater=undone.rater, tier=undone.tier, created=undone.created),
+                       item=view, progress=progress(store, body.rater))
+
+    @app.post("/api/prefer")
+    def prefer(body: PreferIn) -> PreferOut:
+        if body.a == body.b:
+            raise HTTPException(400, "a preference needs two different items")
+        _get_item(store, body.a), _get_item(store, body.b)
+        preference = store.prefer(body.a, body.b, body.rater, body.winner)
+        return PreferOut(preference=preference, progress=progress(store, body.rater))
+
+    return app
+
+
+def serve(root: Path | str, host: str = "127.0.0.1", port: int = 8200, blind: bool = False) -> None:
+    """Serve the rating page for the pool store at `root` until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(PoolStore(root), blind=blind), host=host, port=port, log_level="warning",
+                access_log=False)
