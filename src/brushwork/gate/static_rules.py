@@ -150,28 +150,27 @@ def external_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
             yield "modules and dynamic import() are not allowed", line(node)
         elif kind == "meta_property":
             yield f"`{text(node)}` is not allowed", line(node)
-    for name, call in _timer_calls(facts):
-        args = call.child_by_field_name("arguments")
-        first = args.named_children[0] if args is not None and args.named_children else None
-        if first is not None and first.type not in ("arrow_function", "function_expression", "function",
-                                                    "identifier", "member_expression"):
+    for name, call, first in _timer_calls(facts):
+        if first is not None and first.type not in FUNCTION_LIKE:
             yield f"{name}() with code in a string is eval", line(call)
 
 
+FUNCTION_LIKE = ("arrow_function", "function_expression", "function", "identifier", "member_expression")
+
+
 def _timer_calls(facts: Facts):
+    """(timer name, call, first argument or None) for every setTimeout-like call."""
     for call in facts.calls:
         fn = call.child_by_field_name("function") or call.child_by_field_name("constructor")
         if fn is not None and fn.type == "identifier" and text(fn) in V.TIMERS \
                 and not facts.resolves_locally(text(fn), fn):
-            yield text(fn), call
+            args = call.child_by_field_name("arguments")
+            yield text(fn), call, args.named_children[0] if args is not None and args.named_children else None
 
 
 def deferred_code(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
-    for name, call in _timer_calls(facts):
-        args = call.child_by_field_name("arguments")
-        first = args.named_children[0] if args is not None and args.named_children else None
-        if first is not None and first.type in ("arrow_function", "function_expression", "function",
-                                                "identifier", "member_expression"):
+    for name, call, first in _timer_calls(facts):
+        if first is not None and first.type in FUNCTION_LIKE:
             yield f"{name}() paints after the first frame, which is the one captured", line(call)
 
 
