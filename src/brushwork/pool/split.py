@@ -98,7 +98,7 @@ def assign_split(store: PoolStore, eval_fraction: float = 0.2, seed: int = 0,
         tier = store.tier_of(group[0].id) or "unrated"
         by_tier.setdefault(tier, []).append(group)
     counts = {"train": 0, "eval": 0}
-    for tier, groups in sorted(by_tier.items()):
+    for _tier, groups in sorted(by_tier.items()):
         rng.shuffle(groups)
         total = sum(len(g) for g in groups)
         target, taken = round(eval_fraction * total), 0
