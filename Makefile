@@ -28,6 +28,7 @@ test: setup
 bench: setup
 	$(VENV)/bin/python benchmarks/render.py
 	$(VENV)/bin/python benchmarks/score.py
+	$(VENV)/bin/python benchmarks/pool.py
 
 clean:
 	rm -rf out .pytest_cache

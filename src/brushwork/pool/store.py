@@ -39,6 +39,7 @@ CREATE INDEX IF NOT EXISTS ratings_rater ON ratings(rater, id);
 CREATE TABLE IF NOT EXISTS preferences (
     id INTEGER PRIMARY KEY AUTOINCREMENT, a TEXT NOT NULL REFERENCES items(id), b TEXT NOT NULL REFERENCES items(id),
     rater TEXT NOT NULL, winner TEXT NOT NULL CHECK (winner IN ('a', 'b', 'tie')), created REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS preferences_rater ON preferences(rater);
 CREATE TABLE IF NOT EXISTS snapshots (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', created REAL NOT NULL,
     manifest TEXT NOT NULL);
 """
@@ -92,7 +93,7 @@ class PoolStore:
         self.tiers = tuple(json.loads(self._meta("tiers") or json.dumps(DEFAULT_TIERS)))
 
     @classmethod
-    def init(cls, root: Path | str, tiers: tuple[str, ...] = DEFAULT_TIERS) -> "PoolStore":
+    def init(cls, root: Path | str, tiers: tuple[str, ...] = DEFAULT_TIERS) -> PoolStore:
         root = Path(root)
         if len(set(tiers)) < 2 or any(not t.isidentifier() for t in tiers):
             raise ConfigError(f"tiers must be at least two distinct simple names, best first; got {tiers}")
@@ -197,11 +198,10 @@ class PoolStore:
 
     def undo(self, rater: str) -> Rating | None:
         """Remove `rater`'s most recent rating; returns it (None when there is none)."""
-        row = self.db.execute("SELECT * FROM ratings WHERE rater=? ORDER BY id DESC LIMIT 1", (rater,)).fetchone()
-        if row is None:
-            return None
-        self.db.execute("DELETE FROM ratings WHERE id=?", (row["id"],))
-        return Rating(**dict(row))
+        # One statement: two undos at once (two tabs of one rater) remove two ratings, not one twice.
+        row = self.db.execute("DELETE FROM ratings WHERE id = (SELECT id FROM ratings WHERE rater=? "
+                              "ORDER BY id DESC LIMIT 1) RETURNING *", (rater.strip(),)).fetchone()
+        return None if row is None else Rating(**dict(row))
 
     def ratings(self, item_id: str | None = None, rater: str | None = None) -> list[Rating]:
         where, args = [], []

@@ -117,9 +117,9 @@ class PreferOut(Wire):
 
 
 # -- the queue, read from the store on every request ------------------------------------------
-UNRATED_AFTER = """SELECT id FROM items AS i WHERE (created, id) > (?, ?)
-    AND NOT EXISTS (SELECT 1 FROM ratings AS r WHERE r.item = i.id AND r.rater = ?)
-    ORDER BY created, id LIMIT 1"""
+# NOT IN builds the rater's set once; a correlated NOT EXISTS rescanned it per item (O(items x rated)).
+UNRATED_AFTER = """SELECT id FROM items WHERE (created, id) > (?, ?)
+    AND id NOT IN (SELECT item FROM ratings WHERE rater = ?) ORDER BY created, id LIMIT 1"""
 ANY_AFTER = "SELECT id FROM items WHERE (created, id) > (?, ?) ORDER BY created, id LIMIT 1"
 START = (-1.0, "")
 
