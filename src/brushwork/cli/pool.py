@@ -208,6 +208,8 @@ def generate(root: Path = RootArg,
                                                  rounds=rounds, critic_base_url=critic_url, critic_model=critic_model)
         with console.status(f"asking {model} for {len(wanted)} subjects, {rounds} critique rounds"):
             result = asyncio.run(run())
-        out.print(result)
+        out.print(result.summary())
+        for error in result.errors:
+            console.print(f"[yellow]{error}[/]")
     if not procedural and not model:
         raise typer.BadParameter("give --procedural N and/or --model M --base-url URL")
