@@ -1,0 +1,149 @@
+"""The TRL side of the environment: a GRPO reward function and an `environment_factory` class.
+
+`BrushworkReward` follows TRL 1.x's contract: called as
+``f(prompts=, completions=, completion_ids=, **columns, trainer_state=, log_metric=, ...)``
+it returns one ``float | None`` per completion; ``None`` (an infrastructure failure: render
+timeout or crash, judge unreachable) excludes that sample from its group instead of
+punishing the policy. Its ``__name__`` is the metric key (``rewards/brushwork/mean``). All
+rollouts of one GRPO group (same prompt, same step) share one reference draw through the
+group seed. Every term, the gate pass rate, paint fraction and the None rate are logged.
+
+It scores in-process on one shared warm renderer (`ScoringService`) or through a running
+`brushwork serve` (the OpenEnv client), and it pickles (the service is rebuilt lazily).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from brushwork.score.service import ScoringService, ServiceConfig
+
+_SHARED: dict[int, ScoringService] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_service(config: ServiceConfig | None = None) -> ScoringService:
+    """One scoring service per process and configuration (one warm renderer pool)."""
+    key = id(config) if config is not None else 0
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = ScoringService(config)
+        return _SHARED[key]
+
+
+def completion_text(completion) -> str:
+    """A completion as text: chat completions are lists of messages (the assistant's last)."""
+    if isinstance(completion, list):
+        for message in reversed(completion):
+            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
+                content = message.get("content", "")
+                if isinstance(content, list):  # content blocks
+                    return "".join(b.get("text", "") for b in content if isinstance(b, dict))
+                return str(content or "")
+        return ""
+    return str(completion or "")
+
+
+def group_seed(prompt, seed, step: int) -> int:
+    """Same prompt (and dataset seed) at the same step: the same reference draw."""
+    key = f"{seed}|{step}|{prompt!r}".encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What one completion earned (kept on the reward object for inspection and logging)."""
+
+    reward: float | None
+    terms: dict
+    passed: bool
+    cheated: bool
+    paint_fraction: float | None
+    references: tuple
+    infra: str | None
+
+
+class BrushworkReward:
+    """TRL reward function over the brushwork environment (in-process or remote)."""
+
+    def __init__(self, server_url: str | None = None, config: ServiceConfig | None = None,
+                 parallel: int = 8, name: str = "brushwork"):
+        self.server_url = server_url
+        self.config = config
+        self.parallel = parallel
+        self.__name__ = name
+        self.last: list[Scored] = []
+        self._local = threading.local()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_local", None)
+        state["last"] = []
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._local = threading.local()
+
+    def __call__(self, prompts, completions, completion_ids=None, **kwargs) -> list[float | None]:
+        state = kwargs.get("trainer_state")
+        step = int(getattr(state, "global_step", 0) or 0)
+        n = len(completions)
+        seeds = kwargs.get("seed") or [None] * n
+        subjects = kwargs.get("subject") or [None] * n
+        jobs = []
+        for i in range(n):
+            seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
+            jobs.append((completion_text(completions[i]), seed, group_seed(prompts[i], seeds[i], step),
+                         subjects[i]))
+        with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
+            self.last = list(pool.map(lambda job: self._score(*job), jobs))
+        self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
+        return [s.reward for s in self.last]
+
+    def _score(self, reply: str, seed: int, gseed: int, subject: str | None) -> Scored:
+        if self.server_url:
+            return self._score_remote(reply, seed, gseed, subject)
+        card = shared_service(self.config).score(reply, seed=seed, group_seed=gseed, subject=subject)
+        terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic}
+        return Scored(card.total, terms, card.passed, card.cheated, card.paint_fraction, card.references, card.infra)
+
+    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None) -> Scored:
+        from brushwork.env.client import BrushworkEnv
+        from brushwork.env.models import PaintAction
+
+        env = getattr(self._local, "env", None)
+        if env is None:
+            env = self._local.env = BrushworkEnv(self.server_url).sync()
+            env.__enter__()
+        kwargs = {"seed": seed, "references": gseed, **({"subject": subject} if subject else {})}
+        env.reset(**kwargs)
+        obs = env.step(PaintAction(response=reply)).observation
+        card = obs.score or {}
+        terms = {k: v for k, v in (obs.terms or {}).items() if k != "total"}
+        cheated = any(v.get("severity") == "cheat" for v in obs.violations)
+        refs = tuple(tuple(r) for r in card.get("references", ()))
+        return Scored(obs.reward, terms, bool(obs.passed), cheated, obs.paint_fraction, refs, obs.infra)
+
+    def _log(self, log_metric, log_extra) -> None:
+        scored = self.last
+        if not scored:
+            return
+        if log_metric is not None:
+            n = len(scored)
+            log_metric("brushwork/gate_pass_rate", sum(s.passed for s in scored) / n)
+            log_metric("brushwork/cheat_rate", sum(s.cheated for s in scored) / n)
+            log_metric("brushwork/none_rate", sum(s.reward is None for s in scored) / n)
+            for term in ("gate", "length", "judge", "aesthetic"):
+                values = [s.terms.get(term) for s in scored if s.terms.get(term) is not None]
+                if values:
+                    log_metric(f"brushwork/{term}", sum(values) / len(values))
+            fractions = [s.paint_fraction for s in scored if s.paint_fraction is not None]
+            if fractions:
+                log_metric("brushwork/paint_fraction", sum(fractions) / len(fractions))
+        if log_extra is not None:
+            log_extra("brushwork_passed", [s.passed for s in scored])
+            log_extra("brushwork_infra", [s.infra or "" for s in scored])

@@ -1,0 +1,85 @@
+"""The TRL side: the GRPO reward function and the environment_factory class, called exactly
+the way TRL 1.x calls them (no trainer here: that is the training layer's test)."""
+
+from __future__ import annotations
+
+import pickle
+from types import SimpleNamespace
+
+import pytest
+from test_score import CHEAT, HONEST
+
+from brushwork.render import RenderConfig
+from brushwork.score.service import ServiceConfig
+from brushwork.train.rewards import BrushworkReward, completion_text, group_seed
+from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
+
+pytestmark = pytest.mark.chromium
+
+SYSTEM = {"role": "system", "content": "Paint with p5.brush."}
+
+
+def chat(text):
+    return [{"role": "assistant", "content": text}]
+
+
+def test_completion_text_and_group_seed():
+    assert completion_text(chat("x")) == "x" and completion_text("y") == "y"
+    assert completion_text([{"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text",
+                                                                                               "text": "b"}]}]) == "ab"
+    p = [SYSTEM, {"role": "user", "content": "Paint a coral hibiscus"}]
+    assert group_seed(p, 3, 10) == group_seed(list(p), 3, 10) != group_seed(p, 3, 11)
+
+
+def test_reward_function_contract(example_pool):
+    reward = BrushworkReward(parallel=4)
+    assert reward.__name__ == "brushwork"
+    prompt_a = [SYSTEM, {"role": "user", "content": "Paint a coral hibiscus"}]
+    prompt_b = [SYSTEM, {"role": "user", "content": "Paint a yellow hibiscus"}]
+    metrics, extras = {}, {}
+    out = reward(prompts=[prompt_a, prompt_a, prompt_b, prompt_b],
+                 completions=[chat(HONEST), chat(CHEAT), chat(HONEST), chat("I can't paint.")],
+                 completion_ids=[[1], [2], [3], [4]], seed=[11, 11, 12, 12], subject=["coral hibiscus"] * 2 +
+                 ["yellow hibiscus"] * 2, trainer_state=SimpleNamespace(global_step=4),
+                 log_metric=lambda k, v: metrics.__setitem__(k, v), log_extra=lambda k, v: extras.__setitem__(k, v))
+    assert len(out) == 4 and out[0] > 0.05 and out[1] == 0.0 and out[2] > 0.05 and out[3] == 0.0
+    a, b = reward.last[0], reward.last[2]
+    assert a.references == reward.last[1].references or not reward.last[1].references  # the cheat drew none
+    assert a.references != b.references  # another group, another draw
+    assert metrics["brushwork/gate_pass_rate"] == 0.5 and metrics["brushwork/cheat_rate"] == 0.25
+    assert metrics["brushwork/none_rate"] == 0 and {"brushwork/judge", "brushwork/aesthetic",
+                                                    "brushwork/length", "brushwork/paint_fraction"} <= set(metrics)
+    assert extras["brushwork_passed"] == [True, False, True, False]
+    clone = pickle.loads(pickle.dumps(reward))
+    assert clone.__name__ == "brushwork"
+    again = clone(prompts=[prompt_a], completions=[chat(HONEST)], seed=[11], subject=["coral hibiscus"],
+                  trainer_state=SimpleNamespace(global_step=4))
+    assert again[0] == pytest.approx(out[0], abs=1e-3) and clone.last[0].references == a.references
+
+
+@pytest.mark.slow
+def test_infrastructure_failure_is_none_not_zero(example_pool):
+    hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
+    reward = BrushworkReward(config=ServiceConfig(render=RenderConfig(workers=1, timeout_s=3)))
+    assert reward(prompts=["p"], completions=[hang], seed=[1]) == [None]
+    assert "render" in reward.last[0].infra or reward.last[0].infra
+
+
+def test_environment_factory_episode(example_pool):
+    env = BrushworkToolEnv()
+    text = env.reset(seed=5, subject="coral hibiscus", domain="hibiscus", revisions=1)
+    assert "coral hibiscus" in text.lower() and "submit_sketch" in text
+    first = env.submit_sketch(HONEST)
+    assert first[0]["type"] == "image" and first[0]["image"].size == (600, 600)
+    assert first[-1]["type"] == "text" and "score" not in first[-1]["text"].lower()
+    assert not env.finished
+    env.submit_sketch(HONEST.replace("#ff7f50", "#e75480"))
+    assert env.finished and env.reward is not None and env.reward > 0
+    unfinished = BrushworkToolEnv()
+    unfinished.reset(seed=6, subject="coral hibiscus", revisions=2)
+    unfinished.submit_sketch(CHEAT)
+    never = BrushworkToolEnv()
+    never.reset(seed=7, subject="coral hibiscus")
+    rewards = ToolEnvReward()(prompts=["p"] * 3, completions=["c"] * 3, environments=[env, unfinished, never])
+    assert rewards[0] == env.reward and rewards[1] == 0.0 and rewards[2] is None
+    assert BrushworkToolEnv.submit_sketch.__doc__.count("Args:") == 1
