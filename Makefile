@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	$(VENV)/bin/brushwork demo
+	$(VENV)/bin/brushwork episode
 
 test: setup
 	$(VENV)/bin/pytest

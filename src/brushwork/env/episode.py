@@ -1,0 +1,211 @@
+"""Episodes: one task, one or more paintings, one reward. No server, no OpenEnv: the
+environment's sessions run these, and a trainer may run them in-process (`EpisodeRunner`).
+
+Single-turn (`revisions=0`): the first painting is scored and ends the episode. Multi-turn
+(`revisions=k`): up to k+1 paintings; every one before the last is gated and rendered only,
+and the model sees its render and a critique (never the score); the episode ends after the
+k-th revision or when the model says it is done. The reward is the final painting's total, or
+the best total of the episode (`reward_mode="best"`, which scores every painting). An
+infrastructure failure gives reward None with a reason, never 0.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from brushwork.env.critique import critique
+from brushwork.env.tasks import Task, make_task
+from brushwork.errors import ConfigError
+from brushwork.gate.live import Gated
+from brushwork.gate.report import Violation
+from brushwork.score.card import ScoreCard
+from brushwork.score.reward import PRESETS, Weights, total
+
+if TYPE_CHECKING:
+    from brushwork.score.service import ScoringService
+
+RewardMode = Literal["final", "best"]
+MAX_REVISIONS = 8
+
+
+class EpisodeError(ConfigError):
+    """The episode was used out of order (stepped before reset or after it ended)."""
+
+
+@dataclass(frozen=True)
+class EpisodeConfig:
+    revisions: int = field(default=0, metadata={"help": "revisions after the first painting (0: single-turn)"})
+    reward_mode: RewardMode = field(default="final", metadata={"help": "final: the last painting's total; "
+                                                                        "best: the best total of the episode"})
+    preset: str | None = field(default=None, metadata={"help": "reward weights (default: the server's)"})
+    group_seed: int | None = field(default=None, metadata={"help": "seed of the reference draw shared by a "
+                                                                    "GRPO group (default: the episode seed)"})
+
+    def __post_init__(self):
+        if not isinstance(self.revisions, int) or not 0 <= self.revisions <= MAX_REVISIONS:
+            raise ConfigError(f"revisions must be an integer from 0 to {MAX_REVISIONS}, got {self.revisions!r}")
+        if self.reward_mode not in ("final", "best"):
+            raise ConfigError(f"reward_mode must be 'final' or 'best', got {self.reward_mode!r}")
+        if self.preset is not None and self.preset not in PRESETS:
+            raise ConfigError(f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One painting of an episode: its gate verdict and render, and its score once scored."""
+
+    revision: int
+    gated: Gated
+    card: ScoreCard | None = None
+    total: float | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What one step produced: the painting just submitted (or kept, on "done"). `reward`,
+    `card`, `terms` and `reward_revision` (the painting rewarded) are set only when `done`."""
+
+    revision: int
+    revisions_left: int
+    done: bool
+    gated: Gated
+    critique: str
+    reward: float | None = None
+    card: ScoreCard | None = None
+    terms: dict | None = None
+    infra: str | None = None
+    png: bytes | None = None
+    reward_revision: int | None = None
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return self.gated.report.violations
+
+
+class Episode:
+    """One task and its paintings. Not thread-safe: one caller (session) at a time."""
+
+    def __init__(self, service: ScoringService, task: Task, config: EpisodeConfig, episode_id: str):
+        self.service = service
+        self.task = task
+        self.config = config
+        self.episode_id = episode_id
+        self.attempts: list[Attempt] = []
+        self.done = False
+        self.final: Turn | None = None
+        self._weights = _weights_for(service, config.preset)
+
+    @property
+    def group_seed(self) -> int:
+        return self.task.seed if self.config.group_seed is None else self.config.group_seed
+
+    @property
+    def revisions_left(self) -> int:
+        return self.config.revisions + 1 - len(self.attempts)
+
+    def submit(self, response: str, done: bool = False) -> Turn:
+        """Gate and render one painting; score it when the episode ends (or always in best mode)."""
+        if self.done:
+            raise EpisodeError("this episode is over: call reset() to start a new one")
+        if done and self.attempts and not (response or "").strip():
+            return self._finish()   # "done" without a new sketch keeps the previous painting
+        gated = self.service.gate_and_render(response, seed=self.task.seed)
+        attempt = Attempt(len(self.attempts), gated)
+        last = done or len(self.attempts) + 1 > self.config.revisions
+        if last or self.config.reward_mode == "best":
+            attempt = self._scored(attempt)
+        self.attempts.append(attempt)
+        if last:
+            return self._finish()
+        return Turn(attempt.revision, self.revisions_left, False, gated,
+                    critique(gated, attempt.revision, self.revisions_left), png=_png(gated))
+
+    def _scored(self, attempt: Attempt) -> Attempt:
+        card = self.service.score_gated(attempt.gated, seed=self.task.seed, group_seed=self.group_seed,
+                                        subject=self.task.subject)
+        return Attempt(attempt.revision, attempt.gated, card, _reweigh(card, self._weights))
+
+    def _finish(self) -> Turn:
+        last = self.attempts[-1]
+        if last.card is None:
+            last = self.attempts[-1] = self._scored(last)
+        chosen = last
+        if self.config.reward_mode == "best":
+            numeric = [a for a in self.attempts if a.total is not None]
+            chosen = max(numeric, key=lambda a: (a.total, a.revision)) if numeric else last
+        card = chosen.card
+        reward = chosen.total
+        infra = None
+        if reward is None:
+            infra = card.infra or "no honest score (an infrastructure failure)"
+        terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic,
+                 "total": reward}
+        self.done = True
+        self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0),
+                          reward=reward, card=card, terms=terms, infra=infra, png=_png(last.gated),
+                          reward_revision=chosen.revision)
+        return self.final
+
+
+def _png(gated: Gated) -> bytes | None:
+    return gated.render.png if gated.render is not None else None
+
+
+def _weights_for(service: ScoringService, preset: str | None) -> Weights | None:
+    """The episode's weights, or None to use the service's own totals. A preset may only weight
+    terms the service computes (a hps-only server runs no judge)."""
+    if preset is None or preset == service.reward.preset:
+        return None
+    weights, served = PRESETS[preset], service.reward.weights
+    missing = [name for name in ("length", "judge", "aesthetic")
+               if getattr(weights, name) > 0 and getattr(served, name) == 0]
+    if missing:
+        raise ConfigError(f"preset {preset!r} weights {', '.join(missing)}, which this server does not compute "
+                          f"(it scores with {service.reward.preset or 'custom weights'}); start it with "
+                          f"--preset {preset}")
+    return weights
+
+
+def _reweigh(card: ScoreCard, weights: Weights | None) -> float | None:
+    if weights is None:
+        return card.total
+    if not card.passed:
+        return None if card.total is None else 0.0
+    return total(weights, True, card.length, card.judge, card.aesthetic)
+
+
+class EpisodeRunner:
+    """Starts episodes on one shared scoring service (one warm renderer for every episode).
+
+    The server's sessions each hold one episode at a time; a trainer's in-process
+    environment can do the same without a server::
+
+        runner = EpisodeRunner(ScoringService(ServiceConfig()))
+        episode = runner.start(seed=3, subject="a coral hibiscus", revisions=2)
+        turn = episode.submit(reply)        # turn.png, turn.critique; turn.reward when turn.done
+    """
+
+    def __init__(self, service: ScoringService):
+        self.service = service
+
+    @property
+    def allowed_methods(self) -> tuple[str, ...]:
+        return tuple(self.service.scorer.config.gate.allowed_methods)
+
+    def start(self, seed: int | None = None, episode_id: str | None = None, subject: str | None = None,
+              domain: str | None = None, references: int | None = None, revisions: int = 0,
+              preset: str | None = None, reward_mode: RewardMode = "final") -> Episode:
+        """A new episode; `references` is the reference-draw seed (default: `seed`)."""
+        if references is not None and (isinstance(references, bool) or not isinstance(references, int)):
+            raise ConfigError("references must be an integer: the seed of the reference draw shared by every "
+                              "rollout of a GRPO group (explicit reference ids are not supported)")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+        config = EpisodeConfig(revisions, reward_mode, preset, references)
+        task = make_task(seed, subject, domain, self.allowed_methods)
+        return Episode(self.service, task, config, episode_id or uuid.uuid4().hex)

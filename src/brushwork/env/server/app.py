@@ -1,0 +1,82 @@
+"""The FastAPI app: OpenEnv's `create_app` over `BrushworkEnvironment`, plus a `/health` that
+reports the renderer, the pool, the scorers and the sessions.
+
+Endpoints (OpenEnv's): WebSocket `/ws` (one stateful session per connection: what clients
+use), stateless HTTP `/reset` and `/step` (a fresh environment per request), `/state`,
+`/schema`, `/metadata`, `/health`.
+
+    brushwork serve --port 8000                      # the usual way
+    uvicorn brushwork.env.server.app:app             # settings from BRUSHWORK_* variables
+"""
+
+from __future__ import annotations
+
+import functools
+
+from fastapi import FastAPI
+from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
+
+from brushwork.env.models import PaintAction, PaintObservation, PaintState
+from brushwork.env.server.brushwork_environment import BrushworkEnvironment
+from brushwork.env.server.context import ServerContext
+from brushwork.env.settings import ServerSettings
+
+
+def build_app(context: ServerContext) -> FastAPI:
+    """The app for one server process; every session shares `context`."""
+    settings = context.settings
+    concurrency = ConcurrencyConfig(max_concurrent_envs=settings.session_limit,
+                                    session_timeout=settings.session_timeout_s)
+    app = create_app(functools.partial(BrushworkEnvironment, context), PaintAction, PaintObservation,
+                     env_name="brushwork", concurrency_config=concurrency, state_cls=PaintState)
+    # OpenEnv's /health only says "healthy"; ours says what is running and how busy it is.
+    app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) != "/health"]
+
+    @app.get("/health", tags=["Health"], summary="Renderer, pool, scorers and sessions")
+    async def health() -> dict:
+        return context.health()
+
+    app.state.brushwork = context
+    return app
+
+
+def serve(settings: ServerSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Start the shared scoring service (browsers, pool, scorers), then listen until stopped."""
+    import uvicorn
+
+    context = ServerContext(settings)
+    try:
+        uvicorn.run(build_app(context), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=5)
+    finally:
+        context.close()
+
+
+_app: FastAPI | None = None
+
+
+def __getattr__(name: str):
+    """`app`, built on first access from BRUSHWORK_* variables (for `uvicorn ...:app`)."""
+    global _app
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if _app is None:
+        context = ServerContext(ServerSettings.from_env())
+        _app = build_app(context)
+        _app.router.on_shutdown.append(context.close)
+    return _app
+
+
+def main() -> None:
+    """`python -m brushwork.env.server.app [--host H] [--port P]`; other settings from BRUSHWORK_*."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    serve(ServerSettings.from_env(), args.host, args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""What every session of one server process shares: the settings, ONE scoring service (one warm
+renderer pool, the pool, the scorers) and the counters `/health` reports.
+
+Sessions are cheap objects over this context; creating the context is the slow part (browsers
+start, a pool folder is rendered on first use) and happens once, before the server listens.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+from brushwork.env.episode import EpisodeRunner
+from brushwork.env.settings import ServerSettings
+
+if TYPE_CHECKING:
+    from brushwork.score.service import ScoringService
+
+
+class ServerContext:
+    def __init__(self, settings: ServerSettings, service: ScoringService | None = None):
+        from brushwork.score.service import ScoringService
+
+        self.settings = settings
+        self.service = service or ScoringService(settings.service_config())
+        self.runner = EpisodeRunner(self.service)
+        self.started = time.time()
+        self._lock = threading.Lock()
+        self.sessions_open = 0
+        self.sessions_total = 0
+        self.episodes = 0
+        self.steps = 0
+        self.steps_in_flight = 0
+        self.infra_failures = 0
+        self.render_busy_s = 0.0    # render seconds spent on this server's steps (cache hits excluded)
+
+    # -- counters (called from the session threads) --------------------------------------------
+    def session_opened(self) -> None:
+        with self._lock:
+            self.sessions_open += 1
+            self.sessions_total += 1
+
+    def session_closed(self) -> None:
+        with self._lock:
+            self.sessions_open = max(0, self.sessions_open - 1)
+
+    def episode_started(self) -> None:
+        with self._lock:
+            self.episodes += 1
+
+    def step_started(self) -> None:
+        with self._lock:
+            self.steps_in_flight += 1
+
+    def step_finished(self, render_s: float, infra: bool) -> None:
+        with self._lock:
+            self.steps_in_flight -= 1
+            self.steps += 1
+            self.render_busy_s += render_s
+            self.infra_failures += int(infra)
+
+    # -- reporting ------------------------------------------------------------------------------
+    def health(self) -> dict:
+        service = self.service
+        renderer = service.renderer.renderer
+        workers = list(renderer._workers)
+        idle = renderer._idle.qsize() if renderer._idle is not None else 0
+        alive = sum(bool(w.alive) for w in workers)
+        pool = service.pool
+        tiers: dict[str, int] = {}
+        for item in pool.items:
+            tiers[item.tier] = tiers.get(item.tier, 0) + 1
+        judge = service.scorer.judge
+        aesthetic = service.scorer.aesthetic
+        with self._lock:
+            sessions = {"active": self.sessions_open, "max": self.settings.session_limit,
+                        "timeout_s": self.settings.session_timeout_s, "opened": self.sessions_total}
+            work = {"episodes": self.episodes, "steps": self.steps, "steps_in_flight": self.steps_in_flight,
+                    "infra_failures": self.infra_failures, "render_busy_s": round(self.render_busy_s, 3)}
+        return {
+            "status": "healthy" if alive == len(workers) and workers else "degraded",
+            "uptime_s": round(time.time() - self.started, 1),
+            "renderer": {"workers": len(workers), "alive": alive, "busy": max(0, len(workers) - idle),
+                         "restarts": len(renderer.restarts), "timeout_s": renderer.config.timeout_s,
+                         "cache": renderer.config.use_cache, "versions": renderer.versions},
+            "pool": {"root": str(pool.root), "snapshot": pool.snapshot, "paintings": len(pool.items),
+                     "tiers": tiers},
+            "reward": {"preset": service.reward.preset, "weights": asdict(service.reward.weights)},
+            "scorers": {"judge": judge.backend.model_id if judge is not None else None,
+                        "aesthetic": type(aesthetic).__name__ if aesthetic is not None else None},
+            "sessions": sessions,
+            "work": work,
+        }
+
+    def close(self) -> None:
+        self.service.close()

@@ -1,0 +1,209 @@
+"""The environment's parts without a server: tasks and the exported dataset, settings, wire
+models, and episodes run in-process on a real scoring service (real Chromium, example pool)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gate_cases import HONEST, reply, sketch
+
+from brushwork.env.tasks import dataset_rows, domains, make_task, system_prompt
+from brushwork.errors import ConfigError
+
+RECIPE_SUBJECTS = {"a peach hibiscus", "a white hibiscus with a red eye", "a magenta hibiscus", "a yellow hibiscus",
+                   "a coral hibiscus"}
+CHEAT = reply(sketch('text("10/10", 20, 20);'))
+
+
+def wash(colour: str, radius: int = 120) -> str:
+    """A small honest reply (one wash: fast to render)."""
+    return reply(sketch(paint=f'brush.noStroke();\n  brush.fillBleed(0.3);\n  brush.fill("{colour}", 190);\n'
+                              f'  brush.circle(300, 300, {radius});'))
+
+
+# -- tasks --------------------------------------------------------------------------------------
+def test_domains_include_the_recipe_hibiscus_and_two_more():
+    known = domains()
+    assert set(known["hibiscus"].subjects) == RECIPE_SUBJECTS
+    assert {"flowers", "landscape"} <= set(known)
+    assert all(d.subjects and d.prompts and d.composition for d in known.values())
+
+
+def test_system_prompt_lists_exactly_the_allowed_methods():
+    text = system_prompt("hibiscus")
+    for needle in ("createCanvas(600, 600, WEBGL)", "translate(-width / 2, -height / 2)", "noLoop()",
+                   "brush.fillBleed(strength)", "brush.circle(x, y, radius)", "0 (left, top) to 600"):
+        assert needle in text
+    assert "brush.rect(" not in text
+    wider = system_prompt("landscape", ("fill", "rect"))
+    assert "brush.rect(x, y, w, h)" in wider and "brush.circle(" not in wider
+    assert "horizon" in wider
+
+
+def test_tasks_are_reproducible_and_pinnable():
+    assert make_task(7) == make_task(7)
+    assert len({make_task(s).subject for s in range(30)}) > 5
+    pinned = make_task(1, subject="a pink lotus")
+    assert (pinned.domain, pinned.subject) == ("flowers", "a pink lotus") and "a pink lotus" in pinned.user
+    assert make_task(2, domain="landscape").subject in domains()["landscape"].subjects
+    assert make_task(3, subject="a blue iris").domain == "hibiscus"   # free-form: the recipe's guidance
+    with pytest.raises(ConfigError, match="unknown task domain"):
+        make_task(1, domain="portraits")
+
+
+def test_exported_dataset_loads_with_datasets(tmp_path):
+    from datasets import load_dataset
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+
+    out = tmp_path / "tasks.jsonl"
+    result = CliRunner().invoke(app, ["tasks", "export", str(out), "--domains", "hibiscus,landscape",
+                                      "--repeats", "2"])
+    assert result.exit_code == 0, result.output
+    ds = load_dataset("json", data_files=str(out), split="train")
+    assert set(ds.column_names) == {"prompt", "subject", "domain", "seed"}
+    assert len(ds) == 2 * (5 + len(domains()["landscape"].subjects))
+    row = ds[0]
+    assert [m["role"] for m in row["prompt"]] == ["system", "user"] and row["subject"] in row["prompt"][1]["content"]
+    assert set(ds["domain"]) == {"hibiscus", "landscape"} and len(set(ds["seed"])) == len(ds)
+    assert make_task(row["seed"], row["subject"], row["domain"]).messages == row["prompt"]  # the env agrees
+    assert dataset_rows(["hibiscus"], 2) == dataset_rows(["hibiscus"], 2)
+
+
+def test_export_rejects_unknown_domains(tmp_path):
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+
+    result = CliRunner().invoke(app, ["tasks", "export", str(tmp_path / "x.jsonl"), "--domains", "nope"])
+    assert result.exit_code == 2 and "unknown task domain" in result.output
+
+
+# -- settings and wire types --------------------------------------------------------------------
+def test_settings_come_from_variables_and_flags_win():
+    from brushwork.env.settings import ServerSettings
+
+    env = {"BRUSHWORK_WORKERS": "3", "BRUSHWORK_SESSION_TIMEOUT_S": "45", "BRUSHWORK_PRESET": "hps-led",
+           "BRUSHWORK_POOL": "/data/pool"}
+    s = ServerSettings.from_env(env, preset="hps-only")
+    assert (s.render_workers, s.session_limit, s.session_timeout_s, s.preset) == (3, 6, 45.0, "hps-only")
+    assert str(s.pool) == "/data/pool"
+    assert ServerSettings.from_env(env, max_sessions=16).session_limit == 16
+    with pytest.raises(ConfigError, match="BRUSHWORK_WORKERS"):
+        ServerSettings.from_env({"BRUSHWORK_WORKERS": "two"})
+    with pytest.raises(ConfigError, match="session_timeout_s"):
+        ServerSettings(session_timeout_s=0)
+
+
+def test_wire_models_reject_unknown_fields():
+    from pydantic import ValidationError
+
+    from brushwork.env.models import PaintAction, PaintObservation
+
+    assert PaintAction(response="x").done is False
+    with pytest.raises(ValidationError):
+        PaintAction(response="x", reward=1.0)
+    with pytest.raises(ValidationError):
+        PaintObservation(score_hint=1)
+
+
+def test_openenv_manifest_is_valid():
+    from pathlib import Path
+
+    from openenv.validation.parsers.openenv_yaml import OpenEnvYamlParser
+
+    manifest = OpenEnvYamlParser().parse(Path(__file__).parents[1])
+    assert manifest.name == "brushwork"
+
+
+# -- episodes in-process ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def runner(example_pool, private_cache):
+    from brushwork.env.episode import EpisodeRunner
+    from brushwork.render import RenderConfig
+    from brushwork.score.service import ScoringService, ServiceConfig
+
+    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=30,
+                                                               cache_dir=private_cache / "renders")))
+    yield EpisodeRunner(service)
+    service.close()
+
+
+@pytest.mark.chromium
+def test_single_turn_episode_is_scored_at_once(runner):
+    ep = runner.start(seed=4, subject="a coral hibiscus")
+    turn = ep.submit(HONEST)
+    assert turn.done and ep.done and turn.reward is not None and turn.reward > 0.05
+    assert turn.reward == turn.card.total == turn.terms["total"] and turn.card.references
+    from brushwork.env.episode import EpisodeError
+
+    with pytest.raises(EpisodeError, match="over"):
+        ep.submit(HONEST)
+
+
+@pytest.mark.chromium
+def test_revisions_show_the_render_and_a_critique_never_the_score(runner):
+    ep = runner.start(seed=5, subject="a magenta hibiscus", revisions=2)
+    first = ep.submit(wash("#cc3a8a"))
+    assert not first.done and first.reward is None and first.card is None and first.revisions_left == 2
+    assert first.png and first.png.startswith(b"\x89PNG")
+    text = first.critique.lower()
+    assert "coverage" in text and "2 revisions left" in text
+    for secret in ("score", "reward", "judge", "reference", "aesthetic", *(i.id for i in runner.service.pool.items)):
+        assert secret.lower() not in text
+    second = ep.submit(CHEAT)
+    assert not second.done and "text_on_canvas" in second.critique and "scores 0" in second.critique
+    last = ep.submit("", done=True)     # done without a sketch keeps the cheat as the final painting
+    assert last.done and last.reward == 0.0 and last.reward_revision == 1 and len(ep.attempts) == 2
+
+
+@pytest.mark.chromium
+def test_best_mode_rewards_the_best_painting(runner):
+    ep = runner.start(seed=6, subject="a yellow hibiscus", revisions=1, reward_mode="best")
+    ep.submit(wash("#f0bc30", 160))
+    last = ep.submit(CHEAT)
+    assert last.done and last.reward_revision == 0 and last.reward == ep.attempts[0].total > 0
+    assert ep.attempts[1].total == 0.0
+
+
+@pytest.mark.chromium
+def test_presets_reweigh_the_same_terms(runner):
+    from brushwork.score.reward import PRESETS
+
+    ep = runner.start(seed=8, subject="a peach hibiscus", preset="hps-led")
+    turn = ep.submit(wash("#ee8060"))
+    w, c = PRESETS["hps-led"], turn.card
+    assert turn.reward == pytest.approx(w.gate + w.length * c.length + w.judge * c.judge + w.aesthetic * c.aesthetic)
+    assert turn.reward != c.total     # the card keeps the server's (judge-led) total
+
+
+@pytest.mark.chromium
+def test_infrastructure_failures_are_none_with_a_reason(runner):
+    from gate_cases import TIMEOUT
+
+    from brushwork.render import RenderConfig
+    from brushwork.score.service import ScoringService, ServiceConfig
+
+    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=3, use_cache=False)))
+    try:
+        from brushwork.env.episode import EpisodeRunner
+
+        turn = EpisodeRunner(service).start(seed=1).submit(TIMEOUT[0].reply)
+    finally:
+        service.close()
+    assert turn.done and turn.reward is None and "render" in turn.infra and turn.terms["total"] is None
+
+
+@pytest.mark.chromium
+def test_bad_episode_arguments_are_config_errors(runner):
+    with pytest.raises(ConfigError, match="revisions"):
+        runner.start(revisions=99)
+    with pytest.raises(ConfigError, match="reward_mode"):
+        runner.start(reward_mode="mean")
+    with pytest.raises(ConfigError, match="references must be an integer"):
+        runner.start(references=["love_a", "okay_b"])
+    with pytest.raises(ConfigError, match="unknown preset"):
+        runner.start(preset="fancy")
+    assert json.dumps(runner.start(seed=3).task.to_dict())
