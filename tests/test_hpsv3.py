@@ -10,11 +10,11 @@ import math
 import httpx
 import numpy as np
 import pytest
+from servers import serve
 from test_judge import painting
 
 from brushwork.score.backends import HPSv3Client, Retry, ScorerUnavailable
 from brushwork.score.hpsv3_service import create_app
-from servers import serve
 
 
 class FakeHPSv3Inferencer:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 import pytest
 from PIL import Image, ImageDraw
+from servers import FakeVLMJudge, openai_judge_app, serve
 
 from brushwork.score.backends import OpenAIJudge, Retry
 from brushwork.score.judge import JudgePrompt, PairwiseJudge, available_prompts, parse_answer
 from brushwork.score.verdicts import VerdictCache
-from servers import FakeVLMJudge, openai_judge_app, serve
 
 
 def painting(radius: int, colour=(200, 80, 60)) -> bytes:

@@ -6,6 +6,7 @@ import dataclasses
 import json
 
 import pytest
+from servers import FakeVLMJudge, openai_judge_app, serve
 
 from brushwork.errors import ConfigError
 from brushwork.render import RenderConfig, Renderer
@@ -13,7 +14,6 @@ from brushwork.score import RewardConfig, Scorer, ScorerConfig, draw_references
 from brushwork.score.backends import OpenAIJudge, Retry, TasteAesthetic, TasteJudge
 from brushwork.score.judge import PairwiseJudge
 from brushwork.score.taste.model import TasteModel, fit
-from servers import FakeVLMJudge, openai_judge_app, serve
 
 pytestmark = pytest.mark.chromium
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from servers import FakeVLMJudge, openai_judge_app, serve
 from test_score import CHEAT, HONEST
 from typer.testing import CliRunner
 
@@ -12,7 +13,6 @@ from brushwork.cli import app
 from brushwork.score.audit import audit
 from brushwork.score.backends import OpenAIJudge, Retry, TasteJudge
 from brushwork.score.judge import PairwiseJudge
-from servers import FakeVLMJudge, openai_judge_app, serve
 
 pytestmark = pytest.mark.chromium
 
