@@ -30,6 +30,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/render.py
 	$(VENV)/bin/python benchmarks/score.py
 	$(VENV)/bin/python benchmarks/pool.py
+	$(VENV)/bin/python benchmarks/env.py
 
 clean:
 	rm -rf out .pytest_cache
