@@ -13,7 +13,7 @@ Chromium processes, the mean absolute pixel difference of each baseline painting
 brushwork's, and (unless --skip-extras) how long replacing a killed browser takes and what
 the static gate costs. Writes its section of benchmarks/RESULTS.md.
 
-    .venv/bin/python benchmarks/render.py                # full run, ~10 min on 2 cores
+    .venv/bin/python benchmarks/render.py                # full run, ~10-12 min on 2 cores (a1 is ~8)
     .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
 """
 
@@ -25,10 +25,12 @@ import base64
 import datetime
 import os
 import statistics
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 from rich.console import Console
 from rich.table import Table
@@ -42,6 +44,7 @@ RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-sw
                 "--disable-gpu-sandbox", "--no-sandbox")
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--no-first-run",
                "--disable-sync", "--disable-quic")
+QUIET_CORES = 0.25  # other processes' load below which a mode counts as undisturbed
 TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05}
 START, END = "<!-- render-benchmark:start -->", "<!-- render-benchmark:end -->"
 HANG = """function setup() {
@@ -52,7 +55,7 @@ function draw() {
   while (true) {}
 }
 """
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 200)
 
 
 @dataclass
@@ -75,6 +78,10 @@ class ModeRun:
     startup_s: float = 0.0
     elapsed_s: float = 0.0  # first render started -> last render done (startup excluded)
     peak_rss: int = 0
+    chromium_cpu_s: float = 0.0
+    others_cores: float = 0.0  # CPU other processes on the machine used meanwhile
+    load_before: float = 0.0  # cores busy just before the mode started
+    attempts: int = 1
 
     @property
     def ok(self) -> list[Render]:
@@ -94,16 +101,22 @@ class ModeRun:
         return statistics.median(values) if values else None
 
 
-class RssSampler:
-    """Peak of the summed RSS of this process's Chromium descendants, sampled in a thread.
+class Sampler:
+    """Peak summed RSS of this process's Chromium descendants, and where the CPU went.
 
-    RSS counts shared pages once per process, so the sum over-states what the processes
-    really hold; it is the same measure for every mode.
+    Sampled in a thread every `interval_s`. RSS counts shared pages once per process, so the
+    sum over-states what the processes really hold; it is the same measure for every mode.
+    CPU: Chromium's CPU seconds (last sample of each process), and the machine's busy cores
+    from /proc/stat, so load from other processes on the machine shows up as `others_cores`.
     """
 
     def __init__(self, interval_s: float = 0.2):
         self.interval_s = interval_s
         self.peak = 0
+        self.chromium_cpu_s = 0.0
+        self.others_cores = 0.0
+        self._chromium: dict[int, float] = {}
+        self._ours: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
@@ -111,9 +124,12 @@ class RssSampler:
         import psutil
 
         total = 0
-        for proc in psutil.Process(os.getpid()).children(recursive=True):
+        for proc in [psutil.Process(), *psutil.Process().children(recursive=True)]:
             try:
+                t = proc.cpu_times()
+                self._ours[proc.pid] = t.user + t.system
                 if "chrom" in proc.name().lower():
+                    self._chromium[proc.pid] = self._ours[proc.pid]
                     total += proc.memory_info().rss
             except psutil.Error:
                 pass
@@ -124,13 +140,49 @@ class RssSampler:
             self.peak = max(self.peak, self._sample())
             self._stop.wait(self.interval_s)
 
-    def __enter__(self) -> "RssSampler":
+    def __enter__(self) -> Self:
+        import psutil
+
+        self._machine, self._t0 = psutil.cpu_times(), time.perf_counter()
+        self._own0 = sum(psutil.Process().cpu_times()[:2])
         self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        import psutil
+
         self._stop.set()
         self._thread.join()
+        window = time.perf_counter() - self._t0
+        self._ours[os.getpid()] -= self._own0
+        self.chromium_cpu_s = sum(self._chromium.values())
+        ours = sum(self._ours.values()) / window
+        self.others_cores = max(0.0, busy_cores(self._machine, psutil.cpu_times(), window) - ours)
+
+
+def busy_cores(before, after, window_s: float) -> float:
+    """Cores the whole machine kept busy between two psutil.cpu_times() readings."""
+    idle = (after.idle - before.idle) + (getattr(after, "iowait", 0) - getattr(before, "iowait", 0))
+    return max(0.0, len(os.sched_getaffinity(0)) - idle / window_s) if window_s else 0.0
+
+
+async def wait_quiet(max_wait_s: float, threshold: float = QUIET_CORES) -> float:
+    """Wait (up to max_wait_s) for other processes to leave the CPU; returns the busy cores last seen."""
+    import psutil
+
+    start = time.monotonic()
+    said = -1.0
+    while True:
+        before, t0 = psutil.cpu_times(), time.perf_counter()
+        await asyncio.sleep(2.0)
+        load = busy_cores(before, psutil.cpu_times(), time.perf_counter() - t0)
+        waited = time.monotonic() - start
+        if load <= threshold or waited >= max_wait_s:
+            return load
+        if waited - said >= 30:
+            console.print(f"  [yellow]other processes use {load:.1f} cores; waiting for a quiet machine "
+                          f"({waited:.0f}/{max_wait_s:.0f} s)[/]")
+            said = waited
 
 
 def load_sketches(quick: bool) -> list[tuple[str, str]]:
@@ -148,7 +200,7 @@ def baseline_html(code: str, seed: int) -> str:
 
     def script(text: str | bytes, attrs: str = "") -> str:
         text = text.decode("utf-8") if isinstance(text, bytes) else text
-        return f"<script{attrs}>{text.replace('</script', '<\\/script')}</script>"
+        return f"<script{attrs}>" + text.replace("</script", "<\\/script") + "</script>"
 
     return "\n".join([
         '<!doctype html>\n<html><head><meta charset="utf-8"><title>baseline</title></head>',
@@ -173,7 +225,7 @@ async def baseline_one(browser, name: str, html: str, timeout_s: float) -> Rende
         png = await asyncio.wait_for(paint(), timeout_s)
         wall = time.perf_counter() - t0
         render = Render(name, png is not None, wall, png, "" if png else "no capture")
-    except asyncio.TimeoutError:
+    except TimeoutError:
         render = Render(name, False, time.perf_counter() - t0, detail=f"timeout after {timeout_s:g}s")
     except Exception as e:  # noqa: BLE001 - report any page failure as a failed render
         render = Render(name, False, time.perf_counter() - t0, detail=f"{type(e).__name__}: {e}".splitlines()[0])
@@ -190,7 +242,7 @@ async def run_baseline(mode: str, label: str, flags: tuple[str, ...], sketches, 
 
     run = ModeRun(mode, label)
     htmls = [(name, baseline_html(code, seed)) for name, code in sketches]
-    with RssSampler() as rss:
+    with Sampler() as rss:
         async with async_playwright() as pw:
             t0 = time.perf_counter()
             browser = await pw.chromium.launch(executable_path=binary, args=list(flags), headless=True)
@@ -205,28 +257,29 @@ async def run_baseline(mode: str, label: str, flags: tuple[str, ...], sketches, 
                 console.print(f"  [dim]{mode}[/] {name}: {render.wall_s:6.1f}s  {status}")
             run.elapsed_s = time.perf_counter() - t0
             await browser.close()
-    run.peak_rss = rss.peak
+    run.peak_rss, run.chromium_cpu_s, run.others_cores = rss.peak, rss.chromium_cpu_s, rss.others_cores
     return run
 
 
-async def run_brushwork(sketches, seed: int, binary: str) -> ModeRun:
+async def run_brushwork(sketches, seed: int, binary: str, workers: int | None = None) -> ModeRun:
     from brushwork.render import RenderConfig, Renderer
 
-    config = RenderConfig(use_cache=False, chromium=binary)
-    run = ModeRun("b", f"brushwork Renderer, {config.workers} workers")
-    with RssSampler() as rss:
+    config = RenderConfig(use_cache=False, chromium=binary, **({"workers": workers} if workers else {}))
+    mode = "b" if workers is None else f"b{workers}"
+    run = ModeRun(mode, f"brushwork Renderer, {config.workers} worker{'s' if config.workers > 1 else ''}")
+    with Sampler() as rss:
         t0 = time.perf_counter()
         async with Renderer(config) as r:
             run.startup_s = time.perf_counter() - t0
             t0 = time.perf_counter()
             results = await asyncio.gather(*(r.render(code, seed=seed) for _, code in sketches))
             run.elapsed_s = time.perf_counter() - t0
-    run.peak_rss = rss.peak
-    for (name, _), res in zip(sketches, results):
+    run.peak_rss, run.chromium_cpu_s, run.others_cores = rss.peak, rss.chromium_cpu_s, rss.others_cores
+    for (name, _), res in zip(sketches, results, strict=True):
         ok = res.ok and res.png is not None
         run.renders.append(Render(name, ok, res.timings.wall_s, res.png, res.detail, res.timings.overhead))
         errors = "; ".join(e.message for e in res.js_errors)
-        console.print(f"  [dim]b[/] {name}: {res.timings.wall_s:6.1f}s  {res.status} "
+        console.print(f"  [dim]{mode}[/] {name}: {res.timings.wall_s:6.1f}s  {res.status} "
                       f"paint {res.paint_fraction or 0:.2f} {errors}")
     return run
 
@@ -239,12 +292,12 @@ async def measure_restart(code: str, binary: str) -> dict:
         t0 = time.perf_counter()
         hung = await r.render(HANG, seed=1)
         hung_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        after = await r.render(code, seed=1)
-        after_s = time.perf_counter() - t0
-        return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts),
-                "after_status": after.status, "after_s": after_s,
-                "after_paint": after.paint_fraction}
+        after = []
+        for _ in range(2):  # the first render on a fresh browser also compiles p5.brush's shaders
+            t0 = time.perf_counter()
+            res = await r.render(code, seed=1)
+            after.append((res.status, time.perf_counter() - t0, res.paint_fraction))
+        return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts), "after": after}
 
 
 def measure_gate(sketches) -> dict:
@@ -259,7 +312,7 @@ def measure_gate(sketches) -> dict:
         first_ms = 1000 * (time.perf_counter() - t0)
     except Exception as e:  # noqa: BLE001 - the gate is being written; report, don't crash
         return {"skipped": f"check(reply) raised {type(e).__name__}: {e}"}
-    per_sketch, passed = [], []
+    per_sketch, reports = [], []
     for reply in replies:
         times = []
         for _ in range(5):
@@ -267,10 +320,10 @@ def measure_gate(sketches) -> dict:
             report = check(reply)
             times.append(1000 * (time.perf_counter() - t0))
         per_sketch.append(statistics.median(times))
-        passed.append(getattr(report, "passed", None))
+        reports.append(report)
     return {"first_ms": first_ms, "median_ms": statistics.median(per_sketch), "max_ms": max(per_sketch),
-            "passed": sum(1 for p in passed if p), "total": len(replies),
-            "violations": sorted({i for r in replies for i in getattr(check(r), "ids", ())}),
+            "passed": sum(1 for r in reports if getattr(r, "passed", False)), "total": len(replies),
+            "violations": sorted({i for r in reports for i in getattr(r, "ids", ())}),
             "first_passed": getattr(first, "passed", None)}
 
 
@@ -321,16 +374,21 @@ def tables(runs: list[ModeRun], diffs: list[list[str]], extras: dict | None) -> 
     by_mode = {r.mode: r for r in runs}
     b, a1, a2 = by_mode["b"], by_mode.get("a1"), by_mode.get("a2")
     out = [("Throughput", ["mode", "how", "ok / run", "startup s", "elapsed s", "renders/min",
-                           "median latency s", "wall/in-page", "peak chromium RSS MiB"],
+                           "median latency s", "wall/in-page", "peak chromium RSS MiB",
+                           "chromium CPU s / render", "other load (cores) before / during", "attempts"],
             [[r.mode, r.label, f"{len(r.ok)}/{len(r.renders)}", fmt(r.startup_s, ".1f"), fmt(r.elapsed_s, ".1f"),
               fmt(r.per_minute, ".2f"), fmt(r.median_latency, ".2f"), fmt(r.median_overhead, ".3f"),
-              f"{r.peak_rss / 2**20:.0f}"] for r in runs])]
+              f"{r.peak_rss / 2**20:.0f}", fmt(r.chromium_cpu_s / len(r.ok) if r.ok else None, ".1f"),
+              f"{r.load_before:.2f} / {r.others_cores:.2f}", str(r.attempts)] for r in runs])]
     targets = []
     for other, key in ((a1, "vs_a1"), (a2, "vs_a2")):
         if other is not None:
             value, note = ratio(b, other, a2 if other is a1 else None)
             verdict = "—" if value is None else ("met" if value >= TARGETS[key] else "missed")
             targets.append([f"throughput b/{other.mode}", fmt(value, ".2f", "×"), f"≥ {TARGETS[key]:g}", verdict, note])
+    if (b1 := by_mode.get("b1")) is not None and b1.per_minute:
+        targets.append(["throughput b/b1 (what the 2nd worker adds)", fmt(b.per_minute / b1.per_minute, ".2f", "×"),
+                        "—", "—", "same sketches"])
     ov = b.median_overhead
     targets.append(["b wall/in-page (median)", fmt(ov, ".3f"), f"≤ {TARGETS['overhead']}",
                     "—" if ov is None else ("met" if ov <= TARGETS["overhead"] else "missed"), ""])
@@ -348,18 +406,19 @@ def tables(runs: list[ModeRun], diffs: list[list[str]], extras: dict | None) -> 
 
 def extra_rows(extras: dict) -> list[list[str]]:
     rs, gate = extras["restart"], extras["gate"]
-    rows = [["hung sketch (draw: while(true){}), timeout 5 s", f"status {rs['hung_status']}, "
-             f"call returned after {rs['hung_call_s']:.2f} s"],
+    rows = [["hung sketch (draw: while(true){}), timeout 5 s", (f"status {rs['hung_status']}, "
+             f"call returned after {rs['hung_call_s']:.2f} s")],
             ["browser replacement (renderer.restarts)", ", ".join(f"{s:.2f} s" for s in rs["restarts"]) or "none"],
-            ["next render on the replacement", f"status {rs['after_status']} in {rs['after_s']:.2f} s, "
-             f"paint {fmt(rs['after_paint'], '.2f')}"]]
+            *[[f"{label} render on the replacement ({rs['sketch']})",
+               f"status {status} in {secs:.2f} s, paint {fmt(paint, '.2f')}"]
+              for label, (status, secs, paint) in zip(("first", "second"), rs["after"], strict=True)]]
     if "skipped" in gate:
         rows.append(["static gate check(reply)", f"skipped: {gate['skipped']}"])
     else:
-        rows += [["static gate check(reply), median over sketches", f"{gate['median_ms']:.2f} ms "
-                  f"(max {gate['max_ms']:.2f} ms, first call {gate['first_ms']:.1f} ms)"],
-                 ["sketches passing the static gate", f"{gate['passed']}/{gate['total']} "
-                  f"{'(violations: ' + ', '.join(gate['violations']) + ')' if gate['violations'] else ''}"]]
+        rows += [["static gate check(reply), median over sketches", (f"{gate['median_ms']:.2f} ms "
+                  f"(max {gate['max_ms']:.2f} ms, first call {gate['first_ms']:.1f} ms)")],
+                 ["sketches passing the static gate", (f"{gate['passed']}/{gate['total']} "
+                  f"{'(violations: ' + ', '.join(gate['violations']) + ')' if gate['violations'] else ''}")]]
     return rows
 
 
@@ -393,12 +452,12 @@ def write_results(path: Path, section: str) -> None:
     path.write_text(text)
 
 
-def machine_header(args, binary: str, n: int) -> str:
+def machine_header(args, binary: str, n: int, runs: list[ModeRun]) -> str:
     from brushwork.render.assets import Libraries
     from brushwork.render.browser import chromium_version
 
     libs = Libraries.locate()
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (f"## Run of {now}{' (quick)' if args.quick else ''}\n\n"
             f"- machine: nproc {len(os.sched_getaffinity(0))}, {os.uname().machine}, "
             f"{_mem_gib():.0f} GiB RAM; {chromium_version(binary)} at `{binary}`\n"
@@ -406,7 +465,16 @@ def machine_header(args, binary: str, n: int) -> str:
             f"(`benchmarks/sketches/recipe_*.js`), seed {args.seed}, {SIZE}×{SIZE}\n"
             f"- a1/a2 render one sketch after another (as the recipe did), per-sketch timeout "
             f"{args.timeout:g} s; b renders all at once. renders/min = ok renders / elapsed (browser "
-            f"start-up excluded); latency = page created → capture decoded (b: its `timings.wall_s`)")
+            f"start-up excluded); latency = page created → capture decoded (b: its `timings.wall_s`)"
+            + contamination(runs))
+
+
+def contamination(runs: list[ModeRun]) -> str:
+    busy = [f"{r.mode} {r.others_cores:.2f}" for r in runs if r.others_cores > QUIET_CORES]
+    if not busy:
+        return f"\n- the machine was otherwise quiet during every mode (other load ≤ {QUIET_CORES} cores)"
+    return ("\n- **other processes loaded the machine during: " + ", ".join(busy)
+            + " cores** (2-core machine): those modes' times are inflated")
 
 
 def _mem_gib() -> float:
@@ -422,28 +490,46 @@ async def main(args) -> None:
     sketches = load_sketches(args.quick)
     limit = len(sketches) if args.recipe_limit is None else min(args.recipe_limit, len(sketches))
     console.print(f"[bold]{len(sketches)} sketches[/], Chromium {binary}, a1 on {limit}")
-    runs = []
-    console.print("[bold]b[/] brushwork Renderer")
-    runs.append(await run_brushwork(sketches, args.seed, binary))
-    console.print("[bold]a2[/] page per sketch, brushwork flags")
-    runs.append(await run_baseline("a2", "page per sketch, brushwork flags", tuple(CHROMIUM_FLAGS),
-                                   sketches, args.seed, binary, args.timeout))
+    plan = [("b", lambda: run_brushwork(sketches, args.seed, binary))]
+    if args.b1:
+        plan.append(("b1", lambda: run_brushwork(sketches, args.seed, binary, workers=1)))
+    plan.append(("a2", lambda: run_baseline("a2", "page per sketch, brushwork flags", tuple(CHROMIUM_FLAGS),
+                                            sketches, args.seed, binary, args.timeout)))
     if limit:
-        console.print("[bold]a1[/] page per sketch, recipe flags")
-        runs.append(await run_baseline("a1", "page per sketch, recipe flags", RECIPE_FLAGS + QUIET_FLAGS,
-                                       sketches[:limit], args.seed, binary, args.timeout))
-    runs.sort(key=lambda r: ["a1", "a2", "b"].index(r.mode))
+        plan.append(("a1", lambda: run_baseline("a1", "page per sketch, recipe flags", RECIPE_FLAGS + QUIET_FLAGS,
+                                                sketches[:limit], args.seed, binary, args.timeout)))
+    runs = []
+    for mode, start in plan:
+        # a1 takes minutes: one attempt. The others are cheap: retry a run that other
+        # processes disturbed and keep the least disturbed attempt.
+        attempts = []
+        for _ in range(1 if mode == "a1" else 1 + args.retries):
+            load = await wait_quiet(args.wait_quiet)
+            console.print(f"[bold]{mode}[/] (other load before: {load:.2f} cores)")
+            run = await start()
+            run.load_before = load
+            attempts.append(run)
+            if run.others_cores <= QUIET_CORES:
+                break
+            console.print(f"  [yellow]{mode} disturbed: other processes used {run.others_cores:.2f} cores[/]")
+        best = min(attempts, key=lambda r: r.others_cores)
+        best.attempts = len(attempts)
+        runs.append(best)
+    runs.sort(key=lambda r: ["a1", "a2", "b1", "b"].index(r.mode))
+    b = next(r for r in runs if r.mode == "b")
     extras = None
     if not args.skip_extras:
         console.print("[bold]extras[/] browser replacement, static gate")
-        extras = {"restart": await measure_restart(sketches[0][1], binary), "gate": measure_gate(sketches)}
+        await wait_quiet(args.wait_quiet)
+        cheapest = min(b.ok or b.renders, key=lambda r: r.wall_s).name
+        restart = await measure_restart(dict(sketches)[cheapest], binary)
+        extras = {"restart": {**restart, "sketch": cheapest}, "gate": measure_gate(sketches)}
     if args.save_png:
         save_pngs(Path(args.save_png), runs)
-    b = next(r for r in runs if r.mode == "b")
-    blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode != "b"]), extras)
+    blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode in ("a1", "a2")]), extras)
     print_tables(blocks)
     if args.write if args.write is not None else not args.quick:
-        write_results(Path(args.results), markdown(blocks, machine_header(args, binary, len(sketches))))
+        write_results(Path(args.results), markdown(blocks, machine_header(args, binary, len(sketches), runs)))
         console.print(f"wrote {args.results}")
 
 
@@ -462,6 +548,12 @@ def parse_args(argv=None):
     p.add_argument("--timeout", type=float, default=150.0, help="per-sketch timeout for a1/a2, seconds")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--chromium", help="Chromium binary for every mode (default: brushwork's choice)")
+    p.add_argument("--b1", action=argparse.BooleanOptionalAction, default=True,
+                   help="also run brushwork with one worker, to show what the second worker adds")
+    p.add_argument("--wait-quiet", type=float, default=120.0, metavar="S",
+                   help="before each mode wait up to S seconds for other processes to leave the CPU")
+    p.add_argument("--retries", type=int, default=2,
+                   help="rerun a cheap mode (not a1) up to N times when other processes disturbed it")
     p.add_argument("--skip-extras", action="store_true", help="skip the browser-replacement and gate measures")
     p.add_argument("--results", default=str(HERE / "RESULTS.md"), help="markdown file whose section is replaced")
     p.add_argument("--write", action=argparse.BooleanOptionalAction, default=None,

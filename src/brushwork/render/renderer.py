@@ -26,9 +26,14 @@ from brushwork.render.cache import RenderCache, cache_key, default_cache_dir
 from brushwork.render.result import BlockedRequest, JsError, RenderResult, RuntimeFlag, Timings
 
 
+WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
+function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
+"""
+
+
 @dataclass
 class RenderConfig:
-    workers: int = field(default_factory=lambda: os.cpu_count() or 1,
+    workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)) or 1,
                          metadata={"help": "browsers rendering in parallel (one per core is best)"})
     size: int = field(default=600, metadata={"help": "canvas side in pixels a sketch must create"})
     timeout_s: float = field(default=60.0, metadata={"help": "deadline for one render; past it the browser restarts"})
@@ -90,7 +95,7 @@ class Renderer:
         self._workers = [BrowserWorker(self._pw, self._binary, origin=self._server.origin)
                          for _ in range(self.config.workers)]
         try:
-            await asyncio.gather(*(w.start() for w in self._workers))
+            await asyncio.gather(*(self._start_warm(w) for w in self._workers))
         except BaseException:
             await self.close()
             raise
@@ -168,8 +173,20 @@ class Renderer:
     async def _replace(self, worker: BrowserWorker) -> None:
         t0 = time.perf_counter()
         await worker.close()
-        await worker.start()
+        await self._start_warm(worker)
         self.restarts.append(time.perf_counter() - t0)
+
+    async def _start_warm(self, worker: BrowserWorker) -> None:
+        """Start a browser and paint one tiny fill, so p5.brush's shaders are compiled before
+        the first real job (a cold first render is ~1.5 s slower and may miss a deadline)."""
+        await worker.start()
+        token = self._server.add_job(WARM_UP.format(size=self.config.size), 0, self.config.size)
+        try:
+            await asyncio.wait_for(worker.run(self._server.page_url(token)), self.config.timeout_s)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means a cold first render
+            pass
+        finally:
+            self._server.drop_job(token)
 
     def _finish(self, worker: BrowserWorker, raw: dict, seed: int, size: int, wall: float,
                 queued: float) -> RenderResult:
