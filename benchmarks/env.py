@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from results import replace_section
 from rich.console import Console
 from rich.table import Table
 
@@ -259,15 +260,7 @@ def report(r: dict) -> str:
 
 
 def write_section(text: str) -> None:
-    path = HERE / "RESULTS.md"
-    current = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{START}\n{text}\n{END}"
-    if START in current and END in current:
-        head, rest = current.split(START, 1)
-        current = head + block + rest.split(END, 1)[1]
-    else:
-        current = current.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(current)
+    replace_section(START, END, f"{START}\n{text}\n{END}")
 
 
 def main() -> None:

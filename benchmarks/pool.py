@@ -34,6 +34,7 @@ from pathlib import Path
 
 import httpx
 from PIL import Image, ImageDraw, ImageFilter
+from results import replace_section
 
 HERE = Path(__file__).resolve().parent
 START, END = "<!-- pool-benchmark:start -->", "<!-- pool-benchmark:end -->"
@@ -186,13 +187,7 @@ A rating action is GET /api/next (next unrated painting + its source) then POST 
 
 Ratings in the store afterwards: {r['landed']} of {r['expected']} expected.
 {END}"""
-    path = HERE / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    if START in text:
-        text = text.split(START)[0] + section + text.split(END, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    path.write_text(text)
+    replace_section(START, END, section)
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
+from results import replace_section
 from rich.console import Console
 from rich.table import Table
 
@@ -443,13 +444,7 @@ def markdown(blocks, header: str) -> str:
 
 
 def write_results(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Render benchmark results\n\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text)
+    replace_section(START, END, section, path)
 
 
 def machine_header(args, binary: str, n: int, runs: list[ModeRun]) -> str:

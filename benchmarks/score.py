@@ -24,6 +24,7 @@ import statistics
 import time
 from pathlib import Path
 
+from results import replace_section
 from rich.console import Console
 from rich.table import Table
 
@@ -114,13 +115,7 @@ defaults (taste judge + taste aesthetic, judge-led weights).
 | same reply scored twice gives the same ScoreCard | {'yes' if r['deterministic'] else 'NO'} ({r['replies']} replies) | yes |
 | judge + aesthetic calls triggered by {r['rejected']} rejected replies | {r['calls_on_rejected']} | 0 |
 {END}"""
-    path = HERE / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    if START in text:
-        text = text.split(START)[0] + section + text.split(END, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    path.write_text(text)
+    replace_section(START, END, section)
 
 
 def main() -> None:
