@@ -182,3 +182,21 @@ def test_pairwise_preferences_reach_the_taste_model(store):
     assert pool.preferences == ((nope, love),)
     model = fit(pool, l2=10.0)
     assert model.report["preferences"] == 1
+
+
+def test_folder_pool_snapshot_follows_sketches_not_renders(tmp_path):
+    from brushwork.pool import load_pool
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "sources").mkdir()
+    rows = []
+    for n, tier in enumerate(["love", "okay", "nope"]):
+        (tmp_path / "images" / f"{tier}_{n}.png").write_bytes(png(n))
+        (tmp_path / "sources" / f"{tier}_{n}.js").write_text(f"// sketch {n}\n")
+        rows.append(json.dumps({"file_name": f"images/{tier}_{n}.png", "source": f"sources/{tier}_{n}.js"}))
+    (tmp_path / "metadata.jsonl").write_text("\n".join(rows) + "\n")
+    first = load_pool(tmp_path).snapshot
+    (tmp_path / "images" / "love_0.png").write_bytes(png(0, noise=2.0))  # another machine's render
+    assert load_pool(tmp_path).snapshot == first
+    (tmp_path / "sources" / "love_0.js").write_text("// another sketch\n")
+    assert load_pool(tmp_path).snapshot != first

@@ -106,10 +106,15 @@ def load_pool(root: Path | str, renderer=None, on_rendered=None) -> Pool:
 
 
 def _snapshot(root: Path, records: list[dict]) -> str:
+    """Content hash of the pool. A painting with a sketch is identified by its sketch, not by
+    its render: SwiftShader differs in a few pixels between machines, and the same pool must
+    give the same reference draws everywhere."""
     h = hashlib.sha256()
     for rec in sorted(records, key=lambda r: r["file_name"]):
         h.update(json.dumps(rec, sort_keys=True).encode())
-        h.update(hashlib.sha256((root / rec["file_name"]).read_bytes()).digest())
+        source = root / rec["source"] if rec.get("source") else None
+        content = source if source is not None and source.is_file() else root / rec["file_name"]
+        h.update(hashlib.sha256(content.read_bytes()).digest())
     return h.hexdigest()[:16]
 
 
