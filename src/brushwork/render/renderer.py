@@ -25,7 +25,6 @@ from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_ver
 from brushwork.render.cache import RenderCache, cache_key, default_cache_dir
 from brushwork.render.result import BlockedRequest, JsError, RenderResult, RuntimeFlag, Timings
 
-
 WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
 function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
 """
@@ -101,6 +100,13 @@ class Renderer:
             raise
         for w in self._workers:
             self._idle.put_nowait(w)
+
+    def status(self) -> dict:
+        """Workers, how many are alive and busy, restarts, and the settings that matter."""
+        idle = self._idle.qsize() if self._idle is not None else 0
+        return {"workers": len(self._workers), "alive": sum(bool(w.alive) for w in self._workers),
+                "busy": max(0, len(self._workers) - idle), "restarts": len(self.restarts),
+                "timeout_s": self.config.timeout_s, "cache": self.config.use_cache, "versions": self._versions}
 
     async def close(self) -> None:
         for w in self._workers:

@@ -64,10 +64,7 @@ class ServerContext:
     # -- reporting ------------------------------------------------------------------------------
     def health(self) -> dict:
         service = self.service
-        renderer = service.renderer.renderer
-        workers = list(renderer._workers)
-        idle = renderer._idle.qsize() if renderer._idle is not None else 0
-        alive = sum(bool(w.alive) for w in workers)
+        render_status = service.renderer.renderer.status()
         pool = service.pool
         tiers: dict[str, int] = {}
         for item in pool.items:
@@ -80,11 +77,10 @@ class ServerContext:
             work = {"episodes": self.episodes, "steps": self.steps, "steps_in_flight": self.steps_in_flight,
                     "infra_failures": self.infra_failures, "render_busy_s": round(self.render_busy_s, 3)}
         return {
-            "status": "healthy" if alive == len(workers) and workers else "degraded",
+            "status": "healthy" if render_status["workers"] and render_status["alive"] == render_status["workers"]
+            else "degraded",
             "uptime_s": round(time.time() - self.started, 1),
-            "renderer": {"workers": len(workers), "alive": alive, "busy": max(0, len(workers) - idle),
-                         "restarts": len(renderer.restarts), "timeout_s": renderer.config.timeout_s,
-                         "cache": renderer.config.use_cache, "versions": renderer.versions},
+            "renderer": render_status,
             "pool": {"root": str(pool.root), "snapshot": pool.snapshot, "paintings": len(pool.items),
                      "tiers": tiers},
             "reward": {"preset": service.reward.preset, "weights": asdict(service.reward.weights)},
