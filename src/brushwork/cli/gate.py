@@ -15,14 +15,12 @@ from brushwork.cli.common import FilesArg, app, gate_config, out, progress, rend
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
                       label: str):
     """Gate (and render) every file concurrently, with a progress bar. Returns Gated in file order."""
-    from brushwork.gate import check
-    from brushwork.gate.live import Gated, gate_reply
+    from brushwork.gate.live import gate_reply, gate_static
     from brushwork.render import Renderer
-    from brushwork.sketch import extract_sketch
 
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     if not render:
-        return [Gated(extract_sketch(r), check(r, gate_cfg), None) for r in replies]
+        return [gate_static(r, gate_cfg) for r in replies]
     with progress() as bar:
         task = bar.add_task(label, total=len(files))
         async with Renderer(render_cfg) as renderer:

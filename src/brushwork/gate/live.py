@@ -21,17 +21,23 @@ class Gated:
     render: RenderResult | None
 
 
-async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None = None, seed: int = 0,
-                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None) -> Gated:
-    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules."""
+def gate_static(reply: str, config: GateConfig | None = None) -> Gated:
+    """The static rules only (no browser)."""
     sketch = extract_sketch(reply)
     if sketch is None:
         rule = RULES_BY_ID["no_sketch"]
         return Gated(None, GateReport((Violation(rule.id, rule.severity, "no p5.js sketch found in the reply"),),
                                       sketch_found=False), None)
-    report = check_sketch(sketch, config)
-    if not (report.passed or render_all):
-        return Gated(sketch, report, None)
+    return Gated(sketch, check_sketch(sketch, config), None)
+
+
+async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None = None, seed: int = 0,
+                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None) -> Gated:
+    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules."""
+    static = gate_static(reply, config)
+    sketch, report = static.sketch, static.report
+    if sketch is None or not (report.passed or render_all):
+        return static
     size = size or (config or GateConfig()).canvas_size
     render = await renderer.render(sketch.code, seed=seed, size=size, use_cache=use_cache)
     return Gated(sketch, check_render(report, render, config), render)
