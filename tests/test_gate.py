@@ -89,3 +89,9 @@ def test_canvas_size_accepts_constant_arithmetic():
         assert check(code).passed, call
     code = SKELETON.format(body="").replace("createCanvas(600, 600", "createCanvas(windowWidth, windowHeight")
     assert "canvas_size" in check(code).ids
+
+
+def test_pixel_density_one_is_harmless_other_densities_are_not():
+    assert ok("pixelDensity(1);").passed
+    assert "bare_primitive" in ok("pixelDensity(2);").ids
+    assert "bare_primitive" in ok("const d = pixelDensity; d(3);").ids

@@ -185,3 +185,8 @@ def test_runtime_flags_name_the_right_rule(renderer):
                                "p5.instance.loadPixels();"), use_cache=False)
     ids = flag_ids(r)
     assert "text_drawing" in ids and "raw_drawing" in ids and "p5_drawing" not in ids
+
+
+def test_pixel_density_one_keeps_the_canvas(renderer):
+    r = renderer.render(sketch("brush.circle(300, 300, 100);", "pixelDensity(1);"), use_cache=False)
+    assert r.status == "ok" and (r.width, r.height) == (600, 600) and r.flags == ()

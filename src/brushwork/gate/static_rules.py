@@ -194,7 +194,17 @@ def bare_primitive(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding
     for name, node in _global_refs(facts, V.P5_PRIMITIVES):
         yield f"`{name}` is p5's own drawing function; use p5.brush (brush.{name} if allowed)", line(node)
     for name, node in _global_refs(facts, V.CANVAS_CHANGERS - {"createCanvas"}):
-        yield f"`{name}` changes the canvas the harness captures", line(node)
+        if not _is_pixel_density_one(node):
+            yield f"`{name}` changes the canvas the harness captures", line(node)
+
+
+def _is_pixel_density_one(node) -> bool:
+    """`pixelDensity(1)` is a common, harmless habit (the harness's density is already 1)."""
+    call = node.parent
+    if text(node) != "pixelDensity" or call is None or call.type != "call_expression":
+        return False
+    args = call.child_by_field_name("arguments")
+    return args is not None and [text(a) for a in args.named_children] == ["1"]
 
 
 def _brush_members(facts: Facts) -> Iterator[Member]:
