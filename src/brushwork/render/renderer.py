@@ -213,15 +213,15 @@ class Renderer:
         flags += [RuntimeFlag("navigation", url) for url in worker.events.navigations]
         errors = [JsError(e["message"], e.get("line")) for e in ev["errors"]]
         seen = {e.message for e in errors}
-        errors += [JsError(m) for m in worker.events.page_errors if m not in seen and not
-                   any(m in s or s in m for s in seen)]
+        # Playwright sees the same errors as the harness, worded a little differently.
+        errors += [JsError(m) for m in worker.events.page_errors if not any(m in s or s in m for s in seen)]
         blocked = [BlockedRequest(b["url"], b["directive"]) for b in ev["blocked"]]
         blocked += [BlockedRequest(url, why) for url, why in worker.events.failed_requests]
         t = ev["timings"]
         in_page = (t.get("encoded") or 0) / 1000 or None
         timings = Timings(
             wall_s=wall, queue_s=queued, in_page_s=in_page,
-            load_s=_span(t, "start", "setup", base=0.0), paint_s=_span(t, "setup", "flushed"),
+            load_s=_span(t, "start", "setup"), paint_s=_span(t, "setup", "flushed"),
             encode_s=_span(t, "flushed", "encoded"),
         )
         return RenderResult(
@@ -232,8 +232,8 @@ class Renderer:
         )
 
 
-def _span(t: dict, a: str, b: str, base: float | None = None) -> float | None:
-    start = t.get(a, base)
+def _span(t: dict, a: str, b: str) -> float | None:
+    start = t.get(a)
     end = t.get(b)
     if start is None or end is None:
         return None
