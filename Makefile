@@ -16,7 +16,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]'
+	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,train]'
 	@touch $@
 
 demo: setup

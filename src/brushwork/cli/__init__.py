@@ -10,6 +10,7 @@ from brushwork.cli import env as _env  # noqa: F401
 from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)
 from brushwork.cli import pool as _pool  # noqa: F401
 from brushwork.cli import score as _score  # noqa: F401
+from brushwork.cli import train as _train  # noqa: F401
 from brushwork.cli.common import app
 
 __all__ = ["app"]

@@ -8,12 +8,15 @@ punishing the policy. Its ``__name__`` is the metric key (``rewards/brushwork/me
 rollouts of one GRPO group (same prompt, same step) share one reference draw through the
 group seed. Every term, the gate pass rate, paint fraction and the None rate are logged.
 
-It scores in-process on one shared warm renderer (`ScoringService`) or through a running
-`brushwork serve` (the OpenEnv client), and it pickles (the service is rebuilt lazily).
+It scores in-process on one shared warm renderer (`ScoringService`) or through one or more
+running `brushwork serve` servers (the OpenEnv client; completions go round-robin), and it
+pickles (the service is rebuilt lazily). With `film` set, every painting is saved with its
+code and ScoreCard (see `brushwork.train.film`).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +50,14 @@ def completion_text(completion) -> str:
     return str(completion or "")
 
 
+def prompt_text(prompt) -> str:
+    """The user's request from a prompt (chat messages or text)."""
+    if isinstance(prompt, list):
+        users = [m.get("content", "") for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
+        return str(users[-1]) if users else ""
+    return str(prompt)
+
+
 def group_seed(prompt, seed, step: int) -> int:
     """Same prompt (and dataset seed) at the same step: the same reference draw."""
     key = f"{seed}|{step}|{prompt!r}".encode()
@@ -64,15 +75,19 @@ class Scored:
     paint_fraction: float | None
     references: tuple
     infra: str | None
+    violations: tuple[str, ...] = ()
+    card: dict | None = None
+    png: bytes | None = None
 
 
 class BrushworkReward:
     """TRL reward function over the brushwork environment (in-process or remote)."""
 
-    def __init__(self, server_url: str | None = None, config: ServiceConfig | None = None,
-                 parallel: int = 8, name: str = "brushwork"):
-        self.server_url = server_url
+    def __init__(self, server_url: str | list[str] | None = None, config: ServiceConfig | None = None,
+                 parallel: int = 8, name: str = "brushwork", film: str | None = None):
+        self.server_urls = [server_url] if isinstance(server_url, str) else list(server_url or [])
         self.config = config
+        self.film = film
         self.parallel = parallel
         self.__name__ = name
         self.last: list[Scored] = []
@@ -98,35 +113,55 @@ class BrushworkReward:
         for i in range(n):
             seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
             jobs.append((completion_text(completions[i]), seed, group_seed(prompts[i], seeds[i], step),
-                         subjects[i]))
+                         subjects[i], i))
         with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
             self.last = list(pool.map(lambda job: self._score(*job), jobs))
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
+        if self.film:
+            self._record(step + 1, prompts, jobs)
         return [s.reward for s in self.last]
 
-    def _score(self, reply: str, seed: int, gseed: int, subject: str | None) -> Scored:
-        if self.server_url:
-            return self._score_remote(reply, seed, gseed, subject)
-        card = shared_service(self.config).score(reply, seed=seed, group_seed=gseed, subject=subject)
+    def _score(self, reply: str, seed: int, gseed: int, subject: str | None, index: int) -> Scored:
+        if self.server_urls:
+            return self._score_remote(reply, seed, gseed, subject, self.server_urls[index % len(self.server_urls)])
+        service = shared_service(self.config)
+        gated = service.gate_and_render(reply, seed=seed)
+        card = service.score_gated(gated, seed=seed, group_seed=gseed, subject=subject)
         terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic}
-        return Scored(card.total, terms, card.passed, card.cheated, card.paint_fraction, card.references, card.infra)
+        return Scored(card.total, terms, card.passed, card.cheated, card.paint_fraction, card.references, card.infra,
+                      tuple(v.id for v in card.violations), card.to_dict(),
+                      gated.render.png if gated.render is not None else None)
 
-    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None) -> Scored:
+    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, url: str) -> Scored:
         from brushwork.env.client import BrushworkEnv
         from brushwork.env.models import PaintAction
 
-        env = getattr(self._local, "env", None)
-        if env is None:
-            env = self._local.env = BrushworkEnv(self.server_url).sync()
-            env.__enter__()
-        kwargs = {"seed": seed, "references": gseed, **({"subject": subject} if subject else {})}
+        envs = self._local.__dict__.setdefault("envs", {})
+        if url not in envs:
+            envs[url] = BrushworkEnv(url).sync()
+            envs[url].__enter__()
+        env = envs[url]
+        kwargs = {"seed": seed, "references": gseed, "return_image": bool(self.film),
+                  **({"subject": subject} if subject else {})}
         env.reset(**kwargs)
         obs = env.step(PaintAction(response=reply)).observation
         card = obs.score or {}
         terms = {k: v for k, v in (obs.terms or {}).items() if k != "total"}
         cheated = any(v.get("severity") == "cheat" for v in obs.violations)
         refs = tuple(tuple(r) for r in card.get("references", ()))
-        return Scored(obs.reward, terms, bool(obs.passed), cheated, obs.paint_fraction, refs, obs.infra)
+        png = base64.b64decode(obs.image_png_b64) if obs.image_png_b64 else None
+        return Scored(obs.reward, terms, bool(obs.passed), cheated, obs.paint_fraction, refs, obs.infra,
+                      tuple(v.get("id", "") for v in obs.violations), card or None, png)
+
+    def _record(self, step: int, prompts, jobs) -> None:
+        from brushwork.train.film import Film
+
+        film = Film(self.film)
+        for (reply, seed, gseed, subject, index), scored in zip(jobs, self.last):
+            film.record(step, index, prompt=prompt_text(prompts[index]), reply=reply, card=scored.card,
+                        png=scored.png, subject=subject, seed=seed, group=gseed, reward=scored.reward,
+                        passed=scored.passed, cheated=scored.cheated, infra=scored.infra, terms=scored.terms,
+                        paint_fraction=scored.paint_fraction, violations=scored.violations)
 
     def _log(self, log_metric, log_extra) -> None:
         scored = self.last

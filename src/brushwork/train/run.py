@@ -1,0 +1,140 @@
+"""One training run: tasks -> (warm-up) -> GRPO with a LoRA against the environment.
+
+`train(args, grpo, model_args)` builds the policy (a hub/local model with its own class, or
+the tiny local one), optionally warms it up (`warmup.py`), turns the environment's tasks
+into a dataset, and runs TRL's `GRPOTrainer` with `BrushworkReward` (single turn, in-process
+or through servers) or `BrushworkToolEnv` (multi-turn, `environment_factory`). Every logging
+event also goes to OUTPUT_DIR/metrics.jsonl for `brushwork eval`'s curves; the adapter is
+saved to OUTPUT_DIR and pushed when `push_to_hub` is set.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from brushwork.errors import ConfigError
+from brushwork.train.config import BrushworkArguments
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    output_dir: Path
+    model: str
+    steps: int
+    seconds: float
+    warmup: object | None
+    metrics: Path
+
+
+def service_config(args: BrushworkArguments):
+    """The in-process scorer's settings from the training arguments."""
+    from brushwork.render import RenderConfig
+    from brushwork.score.build import BackendOptions
+    from brushwork.score.service import ServiceConfig
+
+    render = {"timeout_s": args.render_timeout, **({"workers": args.render_workers} if args.render_workers else {})}
+    return ServiceConfig(pool=Path(args.pool) if args.pool else None, snapshot=args.pool_snapshot,
+                         preset=args.reward_preset, reward_file=Path(args.reward_file) if args.reward_file else None,
+                         backends=BackendOptions(judge=args.judge, judge_url=args.judge_url,
+                                                 judge_model=args.judge_model, aesthetic=args.aesthetic,
+                                                 hpsv3_url=args.hpsv3_url),
+                         render=RenderConfig(**render))
+
+
+def _metrics_callback(path: Path):
+    from transformers import TrainerCallback
+
+    class MetricsLog(TrainerCallback):
+        """Appends every TRL logging event to metrics.jsonl (the eval report's curves)."""
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if state.is_world_process_zero and logs:
+                with path.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps({"step": state.global_step, **logs}, default=float) + "\n")
+
+    return MetricsLog()
+
+
+def _passes(service):
+    """Full gate (static + render) through the in-process service, for the warm-up check."""
+    def passes(reply: str):
+        report = service.gate_and_render(reply).report
+        return report.passed, tuple(v.id for v in report.violations)
+    return passes
+
+
+def _rewards(args: BrushworkArguments, film: Path | None, config):
+    from brushwork.train.rewards import BrushworkReward
+    from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
+
+    if not args.multi_turn:
+        return [BrushworkReward(args.env_urls or None, config, film=str(film) if film else None)], None
+    env_cls = type("ConfiguredToolEnv", (BrushworkToolEnv,), {"config": config, "revisions": args.revisions})
+    return [ToolEnvReward()], env_cls
+
+
+def resume_point(value: str | None, output_dir: Path) -> str | None:
+    """`last` -> the newest checkpoint in output_dir; a path must exist."""
+    if value in (None, "", "false", "False"):
+        return None
+    if value == "last":
+        from transformers.trainer_utils import get_last_checkpoint
+
+        found = get_last_checkpoint(str(output_dir)) if output_dir.exists() else None
+        if found is None:
+            raise ConfigError(f"resume_from_checkpoint last: no checkpoint-* folder in {output_dir} yet")
+        return found
+    if not Path(value).exists():
+        raise ConfigError(f"resume_from_checkpoint {value}: no such checkpoint folder")
+    return value
+
+
+def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainResult:
+    """Run the whole recipe; returns where everything went."""
+    from datasets import Dataset
+    from trl import GRPOTrainer
+
+    from brushwork.env.tasks import dataset_rows
+    from brushwork.train.policy import load_policy, lora_config
+    from brushwork.train.rewards import shared_service
+    from brushwork.train.tiny import TinySpec, build_tiny
+
+    t0 = time.perf_counter()
+    out = Path(grpo.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    resume = resume_point(grpo.resume_from_checkpoint, out)
+    if args.tiny:
+        model_args.model_name_or_path = str(build_tiny(TinySpec(), out / "tiny"))
+    if resume is not None and (out / "base").exists():
+        model_args.model_name_or_path = str(out / "base")   # the warmed-up weights the adapter was trained on
+    if not model_args.model_name_or_path:
+        raise ConfigError("no model: set model_name_or_path (a local folder or hub id) or tiny: true")
+    model, tokenizer = load_policy(model_args.model_name_or_path, model_args.model_revision, model_args.dtype,
+                                   model_args.attn_implementation)
+    config = service_config(args)
+    warm = None
+    if args.sft_samples and resume is None:
+        from brushwork.train.warmup import supervised_warmup
+
+        sampling = {"max_new_tokens": grpo.max_completion_length, "temperature": grpo.temperature,
+                    "top_p": grpo.top_p, "top_k": grpo.top_k or 0, "seed": grpo.seed}
+        passes = _passes(shared_service(config)) if not args.env_urls else None
+        warm = supervised_warmup(model, tokenizer, args, out, cpu=grpo.use_cpu, passes=passes, sampling=sampling)
+        if on_warmup:
+            on_warmup(warm)
+    rows = dataset_rows(args.domains, args.task_repeats, args.task_seed)
+    film = out / "film" if args.film else None
+    rewards, env_cls = _rewards(args, film, config)
+    trainer = GRPOTrainer(model=model, reward_funcs=rewards, args=grpo, train_dataset=Dataset.from_list(rows),
+                          processing_class=tokenizer, peft_config=lora_config(model_args),
+                          callbacks=[_metrics_callback(out / "metrics.jsonl")],
+                          **({"environment_factory": env_cls} if env_cls else {}))
+    trainer.train(resume_from_checkpoint=resume)
+    trainer.save_model(str(out))
+    if grpo.push_to_hub:
+        trainer.push_to_hub()
+    return TrainResult(out, model_args.model_name_or_path, trainer.state.global_step, time.perf_counter() - t0,
+                       warm, out / "metrics.jsonl")

@@ -1,0 +1,146 @@
+"""A tiny policy that trains on 2 CPU cores, built locally with no download.
+
+`build_tiny(spec, out)` trains a byte-level BPE tokenizer on sketches from the procedural
+painter and the environment's task prompts, wraps it in a `PreTrainedTokenizerFast` with a
+ChatML template, and initialises a small Qwen3-architecture model from a config. The
+tokenizer splits only at line ends, so a line the painter writes often becomes one token: a
+sketch is ~240 tokens and a system prompt ~150, which is what makes GRPO on CPU take
+seconds per step. `warmup_rows` are the supervised pairs (task prompt -> a procedural
+sketch of that subject) that teach it to write sketches that pass the gate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from brushwork.env.tasks import dataset_rows, make_task
+from brushwork.pool.painter import SUBJECTS, paint
+
+SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+# ChatML, the layout of Qwen's templates; `enable_thinking` and tools are accepted and ignored.
+CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+
+
+@dataclass(frozen=True)
+class TinySpec:
+    """The tiny model's shape and the corpus its tokenizer learns from."""
+
+    vocab_size: int = field(default=4096, metadata={"help": "BPE vocabulary size (special tokens included)"})
+    hidden_size: int = field(default=128, metadata={"help": "width of the Qwen3 model"})
+    layers: int = field(default=4, metadata={"help": "transformer layers"})
+    heads: int = field(default=4, metadata={"help": "attention heads (head_dim = hidden_size / heads)"})
+    kv_heads: int = field(default=2, metadata={"help": "key/value heads (grouped-query attention)"})
+    intermediate_size: int = field(default=384, metadata={"help": "MLP width"})
+    max_positions: int = field(default=2048, metadata={"help": "longest prompt + completion in tokens"})
+    corpus_sketches: int = field(default=600, metadata={"help": "procedural sketches the tokenizer learns from"})
+    seed: int = field(default=0, metadata={"help": "seed of the corpus and the initial weights"})
+
+    def __post_init__(self):
+        if self.hidden_size % self.heads or self.heads % self.kv_heads:
+            raise ValueError(f"hidden_size ({self.hidden_size}) must divide by heads ({self.heads}) and heads by "
+                             f"kv_heads ({self.kv_heads})")
+        if self.vocab_size < 512:
+            raise ValueError(f"vocab_size {self.vocab_size} is too small for byte-level BPE: use 512 or more")
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+
+
+def painter_subject(task_subject: str) -> str:
+    """The procedural painter's subject for a task's subject ("a cherry blossom branch" ->
+    "cherry blossom"); a subject it does not know is painted as a hibiscus by its colour words."""
+    text = task_subject.lower()
+    for subjects in SUBJECTS.values():
+        for subject in sorted(subjects, key=len, reverse=True):
+            if subject in text:
+                return subject
+    return "peach hibiscus"
+
+
+def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None) -> list[dict]:
+    """`count` prompt-completion rows in TRL's conversational format: a task prompt and a
+    fenced procedural sketch of the same subject."""
+    per_repeat = len(dataset_rows(domains, repeats=1, seed=seed))
+    tasks = dataset_rows(domains, repeats=max(1, -(-count // per_repeat)), seed=seed)
+    random.Random(seed).shuffle(tasks)
+    rows = []
+    for row in tasks[:count]:
+        sketch = paint(row["seed"], painter_subject(row["subject"])).code
+        rows.append({"prompt": row["prompt"],
+                     "completion": [{"role": "assistant", "content": f"```js\n{sketch}\n```"}],
+                     "subject": row["subject"], "seed": row["seed"]})
+    return rows
+
+
+def _corpus(spec: TinySpec) -> list[str]:
+    texts = [f"```js\n{paint(spec.seed * 100_003 + i).code}\n```" for i in range(spec.corpus_sketches)]
+    for i in range(64):
+        task = make_task(spec.seed * 7919 + i)
+        texts += [task.system, task.user]
+    return texts
+
+
+def train_tokenizer(spec: TinySpec):
+    """A byte-level BPE over painter sketches and task prompts, as a transformers tokenizer."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(r"\n"), "merged_with_previous"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=spec.vocab_size, special_tokens=list(SPECIAL), show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(_corpus(spec), trainer)
+    wrapped = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token=None, eos_token="<|im_end|>",
+                                      pad_token="<|endoftext|>", unk_token=None,
+                                      model_max_length=spec.max_positions)
+    wrapped.add_special_tokens({"additional_special_tokens": ["<|im_start|>"]})
+    wrapped.chat_template = CHAT_TEMPLATE
+    return wrapped
+
+
+def tiny_model(spec: TinySpec, tokenizer):
+    """A freshly initialised Qwen3 causal LM of `spec`'s shape for `tokenizer`."""
+    import torch
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+
+    config = Qwen3Config(vocab_size=len(tokenizer), hidden_size=spec.hidden_size,
+                         intermediate_size=spec.intermediate_size, num_hidden_layers=spec.layers,
+                         num_attention_heads=spec.heads, num_key_value_heads=spec.kv_heads,
+                         head_dim=spec.hidden_size // spec.heads, max_position_embeddings=spec.max_positions,
+                         tie_word_embeddings=True, pad_token_id=tokenizer.pad_token_id,
+                         eos_token_id=tokenizer.eos_token_id, bos_token_id=None)
+    torch.manual_seed(spec.seed)
+    model = Qwen3ForCausalLM(config)
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    return model
+
+
+def build_tiny(spec: TinySpec, out: Path) -> Path:
+    """Tokenizer + model saved to `out` (loadable with `from_pretrained`); reused when `out`
+    already holds this spec."""
+    out = Path(out)
+    stamp = out / "brushwork-tiny.json"
+    if stamp.exists() and json.loads(stamp.read_text()).get("key") == spec.key:
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = train_tokenizer(spec)
+    model = tiny_model(spec, tokenizer)
+    tokenizer.save_pretrained(out)
+    model.save_pretrained(out)
+    stamp.write_text(json.dumps({"key": spec.key, "spec": asdict(spec),
+                                 "parameters": sum(p.numel() for p in model.parameters())}, indent=2))
+    return out
