@@ -37,7 +37,7 @@ function draw() {
 
 
 def sketch(body: str, setup_extra: str = "") -> str:
-    return ("function setup() { createCanvas(600, 600, WEBGL); noLoop(); %s }\n"
+    return ("function setup() { createCanvas(600, 600, WEBGL); noLoop(); %s }\n"  # noqa: UP031  (JavaScript braces)
             "function draw() { translate(-width / 2, -height / 2); background(255); brush.noStroke();\n"
             "brush.fill('#3d5a80', 120); %s }\n") % (setup_extra, body)
 

@@ -7,6 +7,7 @@ so `brushwork --help` and `brushwork check --no-render` start fast.
 """
 
 from brushwork.cli import env as _env  # noqa: F401
+from brushwork.cli import evaluate as _evaluate  # noqa: F401
 from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)
 from brushwork.cli import pool as _pool  # noqa: F401
 from brushwork.cli import score as _score  # noqa: F401

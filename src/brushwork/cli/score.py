@@ -23,6 +23,10 @@ JudgeUrlOpt = typer.Option(None, "--judge-url", help="OpenAI-compatible base URL
 JudgeModelOpt = typer.Option(None, "--judge-model", help="judge model name ($BRUSHWORK_JUDGE_MODEL)")
 PromptOpt = typer.Option("watercolour", "--judge-prompt", help="judge prompt: a bundled domain or a YAML file")
 TasteOpt = typer.Option(None, "--taste", help="fitted taste model file (default: fit on the pool, cached)")
+PresetOpt = typer.Option("judge-led", "--preset", help="judge-led, hps-led or hps-only")
+RewardConfigOpt = typer.Option(None, "--reward-config", help="YAML with a preset or custom weights")
+AestheticOpt = typer.Option("taste", "--aesthetic", help="aesthetic backend: taste (offline) or hpsv3")
+Hpsv3UrlOpt = typer.Option(None, "--hpsv3-url", help="brushwork serve-hpsv3 URL ($BRUSHWORK_HPSV3_URL)")
 
 
 def _pool(path: Path | None, snapshot: str | None = None):
@@ -38,12 +42,10 @@ def _fail(e: Exception):
 def score(
     files: list[Path] = FilesArg,
     pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
-    preset: str = typer.Option("judge-led", help="judge-led, hps-led or hps-only"),
-    reward_file: Path = typer.Option(None, "--reward-config", help="YAML with a preset or custom weights"),
+    preset: str = PresetOpt, reward_file: Path = RewardConfigOpt,
     judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
     judge_prompt: str = PromptOpt,
-    aesthetic: str = typer.Option("taste", help="aesthetic backend: taste (offline) or hpsv3"),
-    hpsv3_url: str = typer.Option(None, "--hpsv3-url", help="brushwork serve-hpsv3 URL ($BRUSHWORK_HPSV3_URL)"),
+    aesthetic: str = AestheticOpt, hpsv3_url: str = Hpsv3UrlOpt,
     taste: Path = TasteOpt,
     seed: int = typer.Option(0, help="render seed"),
     group_seed: int = typer.Option(None, help="reference draw seed (default: the render seed)"),

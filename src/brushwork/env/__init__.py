@@ -9,7 +9,7 @@ Names are imported on first use: `brushwork tasks export` needs neither OpenEnv 
 
 from __future__ import annotations
 
-from importlib import import_module
+from brushwork.lazy import lazy_exports
 
 _EXPORTS = {
     "BrushworkEnv": "brushwork.env.client",
@@ -28,12 +28,4 @@ _EXPORTS = {
     "ServerSettings": "brushwork.env.settings",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__getattr__, __all__ = lazy_exports(__name__, _EXPORTS)

@@ -82,13 +82,17 @@ def sample_replies(model, tokenizer, conversations: list[list[dict]], samples: i
                    temperature: float = 1.0, top_p: float = 0.95, top_k: int = 20, seed: int = 0,
                    batch_size: int = 16) -> list[list[str]]:
     """`samples` sampled replies per conversation (thinking off), decoded without special
-    tokens; prompts are left-padded and sampled `batch_size` sequences at a time."""
+    tokens; prompts are left-padded and sampled `batch_size` sequences at a time. Temperature
+    0 decodes greedily: one reply per conversation, repeated `samples` times."""
     import torch
 
     torch.manual_seed(seed)
+    greedy = temperature <= 0
+    sampling = {"do_sample": False} if greedy else {"do_sample": True, "temperature": temperature, "top_p": top_p,
+                                                    "top_k": top_k}
     prompts = [tokenizer.apply_chat_template(m, add_generation_prompt=True, tokenize=True, return_dict=False,
                                              enable_thinking=False) for m in conversations]
-    jobs = [(c, ids) for c, ids in enumerate(prompts) for _ in range(samples)]
+    jobs = [(c, ids) for c, ids in enumerate(prompts) for _ in range(1 if greedy else samples)]
     replies: list[list[str]] = [[] for _ in conversations]
     was_training = model.training
     model.eval()
@@ -100,10 +104,10 @@ def sample_replies(model, tokenizer, conversations: list[list[dict]], samples: i
             batch = torch.tensor([[pad] * (width - len(ids)) + list(ids) for _, ids in chunk])
             mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for _, ids in chunk])
             with torch.no_grad():
-                out = model.generate(input_ids=batch, attention_mask=mask, do_sample=True, temperature=temperature,
-                                     max_new_tokens=max_new_tokens, top_p=top_p, top_k=top_k, pad_token_id=pad)
+                out = model.generate(input_ids=batch.to(model.device), attention_mask=mask.to(model.device),
+                                     max_new_tokens=max_new_tokens, pad_token_id=pad, **sampling)
             for (c, _), row in zip(chunk, out):
                 replies[c].append(tokenizer.decode(row[width:], skip_special_tokens=True))
     finally:
         model.train(was_training)
-    return replies
+    return [r * samples for r in replies] if greedy else replies

@@ -1,12 +1,14 @@
 """A tiny policy that trains on 2 CPU cores, built locally with no download.
 
 `build_tiny(spec, out)` trains a byte-level BPE tokenizer on sketches from the procedural
-painter and the environment's task prompts, wraps it in a `PreTrainedTokenizerFast` with a
-ChatML template, and initialises a small Qwen3-architecture model from a config. The
+painter and the environment's task prompts, wraps it in a `PreTrainedTokenizerFast` with
+Qwen3's chat template, and initialises a small Qwen3-architecture model from a config. The
 tokenizer splits only at line ends, so a line the painter writes often becomes one token: a
 sketch is ~240 tokens and a system prompt ~150, which is what makes GRPO on CPU take
-seconds per step. `warmup_rows` are the supervised pairs (task prompt -> a procedural
-sketch of that subject) that teach it to write sketches that pass the gate.
+seconds per step. The chat template is Qwen3's as TRL ships it, so the tiny model renders
+tool calls the way the GPU models do (multi-turn training's `environment_factory`).
+`warmup_rows` are the supervised pairs (task prompt -> a procedural sketch of that subject)
+that teach it to write sketches that pass the gate.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from brushwork.env.tasks import dataset_rows, make_task
 from brushwork.pool.painter import SUBJECTS, paint
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
-# ChatML, the layout of Qwen's templates; `enable_thinking` and tools are accepted and ignored.
-CHAT_TEMPLATE = (
-    "{% for message in messages %}"
-    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
-)
+# Qwen3's markup words, one token each as in Qwen's own vocabulary.
+MARKUP = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>")
+
+
+def chat_template() -> str:
+    """Qwen3's chat template (ChatML with thinking and tool calls), as TRL ships it."""
+    from importlib import resources
+
+    return resources.files("trl").joinpath("chat_templates/qwen3.jinja").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -67,15 +71,19 @@ def painter_subject(task_subject: str) -> str:
     return "peach hibiscus"
 
 
-def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None) -> list[dict]:
+def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None, jitter: float | None = 0.0) -> list[dict]:
     """`count` prompt-completion rows in TRL's conversational format: a task prompt and a
-    fenced procedural sketch of the same subject."""
+    fenced procedural sketch of the same subject. Colours come straight from the named
+    palettes (`jitter=0`): a small model cannot copy six random hex digits reliably (in the
+    first tiny run, 75 of 100 run-time errors were invalid colour strings); None keeps the
+    painter's own jitter."""
+    overrides = {} if jitter is None else {"jitter": jitter}
     per_repeat = len(dataset_rows(domains, repeats=1, seed=seed))
     tasks = dataset_rows(domains, repeats=max(1, -(-count // per_repeat)), seed=seed)
     random.Random(seed).shuffle(tasks)
     rows = []
     for row in tasks[:count]:
-        sketch = paint(row["seed"], painter_subject(row["subject"])).code
+        sketch = paint(row["seed"], painter_subject(row["subject"]), **overrides).code
         rows.append({"prompt": row["prompt"],
                      "completion": [{"role": "assistant", "content": f"```js\n{sketch}\n```"}],
                      "subject": row["subject"], "seed": row["seed"]})
@@ -83,7 +91,7 @@ def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None) -> 
 
 
 def _corpus(spec: TinySpec) -> list[str]:
-    texts = [f"```js\n{paint(spec.seed * 100_003 + i).code}\n```" for i in range(spec.corpus_sketches)]
+    texts = [f"```js\n{paint(spec.seed * 100_003 + i, jitter=0.0).code}\n```" for i in range(spec.corpus_sketches)]
     for i in range(64):
         task = make_task(spec.seed * 7919 + i)
         texts += [task.system, task.user]
@@ -107,7 +115,8 @@ def train_tokenizer(spec: TinySpec):
                                       pad_token="<|endoftext|>", unk_token=None,
                                       model_max_length=spec.max_positions)
     wrapped.add_special_tokens({"additional_special_tokens": ["<|im_start|>"]})
-    wrapped.chat_template = CHAT_TEMPLATE
+    wrapped.add_tokens(list(MARKUP))
+    wrapped.chat_template = chat_template()
     return wrapped
 
 

@@ -1,0 +1,217 @@
+"""What an evaluation looks at, as `Sample`s: a policy's replies scored by the ScoringService,
+or the frames of a film (their stored ScoreCards reused, nothing re-rendered); then each
+passed painting judged against the pool's *evaluation* references.
+
+Evaluation references: for each prompt, a seeded draw of up to `count` paintings of the
+evaluation split — half `love`, half `okay` (all of a tier when it has fewer) — seeded by
+the pool snapshot and the prompt's text, so every sample of one prompt, in every compared
+run, faces the same references. With the bundled example pool and the default count of 6
+that is all three `love` and all three `okay` evaluation paintings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from brushwork.errors import ConfigError
+from brushwork.eval.metrics import Sample
+from brushwork.gate.report import Violation
+from brushwork.pool import Pool, PoolItem
+from brushwork.score.card import Cost, ScoreCard, Timings
+from brushwork.score.judge import Comparison, PairwiseJudge, Verdict
+
+REFERENCE_TIERS = ("love", "okay")
+DEFAULT_REFERENCES = 6
+
+
+def check_eval_split(pool: Pool, split: str = "eval") -> None:
+    """The pool must hold `love` or `okay` paintings in `split` to measure a win rate."""
+    tiers = pool.by_tier(split)
+    if any(tiers.get(t) for t in REFERENCE_TIERS):
+        return
+    raise ConfigError(
+        f"the pool {pool.root} has no {'/'.join(REFERENCE_TIERS)} paintings in its {split!r} split, so there is "
+        f"nothing held out to compare against: for a pool store run `brushwork pool split STORE`; for a pool "
+        f"folder add \"split\": \"eval\" to some lines of its metadata.jsonl (or import it with `brushwork pool "
+        f"import STORE FOLDER` and split the store)")
+
+
+def eval_references(pool: Pool, prompt: str, count: int = DEFAULT_REFERENCES,
+                    split: str = "eval") -> tuple[PoolItem, ...]:
+    """Up to `count` evaluation paintings for `prompt` (see the module docstring)."""
+    if count < 1:
+        raise ConfigError(f"--references must be >= 1, got {count}")
+    tiers = pool.by_tier(split)
+    digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
+    rng = random.Random(f"{pool.snapshot}:eval:{digest}")
+    wanted = {REFERENCE_TIERS[0]: -(-count // 2), REFERENCE_TIERS[1]: count // 2}
+    drawn: list[PoolItem] = []
+    for tier, n in wanted.items():
+        available = sorted(tiers.get(tier, []), key=lambda i: i.id)
+        drawn.extend(rng.sample(available, min(n, len(available))))
+    return tuple(drawn)
+
+
+def score_replies(service, rows: list[dict], replies: list[list[str]], parallel: int = 8,
+                  on_done: Callable[[], None] | None = None) -> list[Sample]:
+    """Gate, render and score every reply (`replies[i]` answer `rows[i]`) on a ScoringService.
+    Every reply to one prompt renders with the row's seed and meets the same training
+    references (group seed = row seed), as in a GRPO group."""
+    from brushwork.train.rewards import prompt_text
+
+    jobs = [(row, reply) for row, group in zip(rows, replies) for reply in group]
+
+    def one(job) -> Sample:
+        row, reply = job
+        gated = service.gate_and_render(reply, seed=row["seed"])
+        card = service.score_gated(gated, seed=row["seed"], group_seed=row["seed"], subject=row["subject"])
+        if on_done is not None:
+            on_done()
+        return Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
+                      seed=row["seed"], reply=reply, png=gated.render.png if gated.render is not None else None,
+                      card=card)
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        return list(pool.map(one, jobs))
+
+
+def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool, count: int = DEFAULT_REFERENCES,
+                  split: str = "eval", on_done: Callable[[], None] | None = None,
+                  concurrency: int = 8) -> list[Sample]:
+    """Each passed painting against its prompt's evaluation references (both orders)."""
+    # A fresh protocol runner per call: its semaphore binds to the event loop that first waits on it.
+    runner = PairwiseJudge(judge.backend, judge.prompt, judge.cache, concurrency)
+
+    async def one(sample: Sample) -> Sample:
+        if not (sample.card.passed and sample.png is not None):
+            return sample
+        refs = eval_references(pool, sample.prompt, count, split)
+        result = await runner.judge(sample.png, refs, sample.subject or sample.prompt)
+        if on_done is not None:
+            on_done()
+        return dataclasses.replace(sample, eval_comparisons=result.comparisons, eval_error=result.error)
+
+    async def run():
+        return await asyncio.gather(*(one(s) for s in samples))
+    return list(asyncio.run(run()))
+
+
+def judged_count(samples: list[Sample]) -> int:
+    """How many samples `judge_samples` will send to the judge (for a progress bar)."""
+    return sum(s.card.passed and s.png is not None for s in samples)
+
+
+def _known(cls, data: dict) -> dict:
+    return {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+
+
+def card_from_dict(data: dict) -> ScoreCard:
+    """Read back `ScoreCard.to_dict()` (a film's card file)."""
+    comparisons = tuple(Comparison(c["reference"], c["tier"], Verdict(**_known(Verdict, c["candidate_first"])),
+                                   Verdict(**_known(Verdict, c["reference_first"])))
+                        for c in data.get("comparisons") or ())
+    fields = _known(ScoreCard, data)
+    fields.update(violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
+                  comparisons=comparisons, references=tuple(tuple(r) for r in data.get("references") or ()),
+                  timings=Timings(**_known(Timings, data.get("timings") or {})),
+                  cost=Cost(**_known(Cost, data.get("cost") or {})),
+                  weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
+    return ScoreCard(**fields)
+
+
+def _card_from_frame(frame) -> ScoreCard:
+    """A card rebuilt from an index line alone (a film written without card files): the
+    violations' severities are not stored there, so a cheating frame marks them all `cheat`."""
+    severity = "cheat" if frame.cheated else "broken"
+    terms = frame.terms or {}
+    return ScoreCard(passed=frame.passed, total=frame.reward, gate=terms.get("gate"), length=terms.get("length"),
+                     judge=terms.get("judge"), aesthetic=terms.get("aesthetic"), weights={}, preset=None,
+                     violations=tuple(Violation(v, severity, "") for v in frame.violations), infra=frame.infra,
+                     paint_fraction=frame.paint_fraction, seed=frame.seed or 0, group_seed=frame.group)
+
+
+def resolve_film(path: Path) -> Path:
+    """A film folder, or a run or eval output folder holding one under film/."""
+    path = Path(path)
+    for candidate in (path, path / "film"):
+        if (candidate / "index.jsonl").is_file():
+            return candidate
+    raise ConfigError(f"{path} is not a film: no index.jsonl in it or in {path / 'film'} (`brushwork train` writes "
+                      f"one under OUTPUT_DIR/film, `brushwork eval --model` under OUT/film)")
+
+
+def film_samples(folder: Path) -> list[Sample]:
+    """Every frame of a film as a Sample (its stored card, reply and painting)."""
+    from brushwork.train.film import read_film
+
+    folder = resolve_film(folder)
+    samples = []
+    for frame in read_film(folder):
+        card_path = folder / frame.card_file if frame.card_file else None
+        card = card_from_dict(json.loads(card_path.read_text(encoding="utf-8"))) \
+            if card_path is not None and card_path.is_file() else _card_from_frame(frame)
+        reply_path = folder / frame.reply_file
+        png_path = folder / frame.png_file if frame.png_file else None
+        samples.append(Sample(step=frame.step, group=frame.group, prompt=frame.prompt, subject=frame.subject or "",
+                              seed=frame.seed, card=card,
+                              reply=reply_path.read_text(encoding="utf-8") if reply_path.is_file() else "",
+                              png=png_path.read_bytes() if png_path is not None and png_path.is_file() else None))
+    if not samples:
+        raise ConfigError(f"the film {folder} has no frames yet: let the run record a step first")
+    return samples
+
+
+def record_film(samples: list[Sample], folder: Path) -> Path:
+    """Write samples as a film (so a later `brushwork eval --compare OUT` can show them)."""
+    from brushwork.train.film import Film
+
+    film = Film(folder)
+    counters: dict[int, int] = {}
+    for s in samples:
+        index = counters[s.step] = counters.get(s.step, -1) + 1
+        film.record(s.step, index, prompt=s.prompt, reply=s.reply, card=s.card.to_dict(), png=s.png,
+                    subject=s.subject, seed=s.seed, group=s.group, reward=s.card.total, passed=s.card.passed,
+                    cheated=s.card.cheated, infra=s.card.infra,
+                    terms={t: getattr(s.card, t) for t in ("gate", "length", "judge", "aesthetic")},
+                    paint_fraction=s.card.paint_fraction, violations=tuple(v.id for v in s.card.violations))
+    return folder
+
+
+@dataclass(frozen=True)
+class Source:
+    """Something to compare with: a film (optionally with its run's metrics.jsonl) or an eval.json."""
+
+    path: Path
+    film: Path | None = None
+    eval_json: Path | None = None
+    metrics: Path | None = None
+
+    @property
+    def label(self) -> str:
+        path = self.path.parent if self.path.name in ("film", "eval.json") else self.path
+        return path.name or str(path)
+
+
+def resolve_source(path: Path) -> Source:
+    """A film, a training run folder, an eval output folder, or an eval.json file."""
+    path = Path(path)
+    if path.is_file() and path.suffix == ".json":
+        return Source(path, eval_json=path)
+    if not path.is_dir():
+        raise ConfigError(f"{path} does not exist: give a film, a training run folder (OUTPUT_DIR), an eval "
+                          f"output folder or an eval.json")
+    beside = (path / "metrics.jsonl", *((path.parent / "metrics.jsonl",) if (path / "index.jsonl").is_file() else ()))
+    metrics = next((p for p in beside if p.is_file()), None)
+    try:
+        return Source(path, film=resolve_film(path), metrics=metrics)
+    except ConfigError:
+        if (path / "eval.json").is_file():
+            return Source(path, eval_json=path / "eval.json", metrics=metrics)
+        raise

@@ -1,0 +1,239 @@
+"""The evaluation's outputs: `eval.json` (every summary and every sample's numbers, readable
+back as a comparison column) and one self-contained HTML page that can be mailed — painting
+thumbnails and curve PNGs inline as data URIs, the violation chart as SVG, no script.
+
+Model text is hostile data: every reply, prompt and label is escaped (the cards come from
+`brushwork.report.gallery`, which escapes them too).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import time
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from brushwork.eval.metrics import EvalRun, Metrics, Sample, Stat
+from brushwork.pool.report_html import SERIES_COLOURS, _table, _thumb
+from brushwork.report.gallery import Card, _card_html
+
+VERSION = 1
+NOTES = ("Win rate: each passed painting meets its prompt's evaluation references (held-out pool paintings, half "
+         "love, half okay) in both orders; win 1, tie 0.5, loss 0, a verdict that flips with the order is a tie. "
+         "Diversity: mean pairwise distance (RMS over 32x32 RGB thumbnails, 0..1) of the passed paintings of one "
+         "prompt. Judge consistency: share of those comparisons whose two orders agree. Term means skip samples "
+         "where the term did not run (n beside each).")
+
+
+def _fmt(x: float | None, spec: str = ".3f") -> str:
+    return "–" if x is None else format(x, spec)
+
+
+def _stat(s: Stat, spec: str = ".3f") -> str:
+    return "–" if s.mean is None else f"{format(s.mean, spec)} (n={s.n})"
+
+
+def metric_rows(m: Metrics) -> list[tuple[str, str]]:
+    """(measure, formatted value) rows of one summary, in the report's order."""
+    rows = [("samples", str(m.samples)), ("prompts (groups)", str(m.groups)),
+            ("gate pass rate", _fmt(m.pass_rate, ".1%")), ("cheat rate", _fmt(m.cheat_rate, ".1%")),
+            ("None rate (infra)", _fmt(m.none_rate, ".1%"))]
+    rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in ("total", "gate", "length",
+                                                                                     "judge", "aesthetic")]
+    rows += [("win rate vs eval", _stat(m.win_rate))]
+    rows += [(f"  vs {tier}", _stat(stat)) for tier, stat in m.win_by_tier.items()]
+    rows += [("diversity within prompt", _stat(m.diversity)), ("judge consistency", _stat(m.judge_consistency)),
+             ("paint fraction", _stat(m.paint_fraction))]
+    return rows
+
+
+def columns(runs: list[EvalRun]) -> list[tuple[str, Metrics]]:
+    """(header, summary) for every summary of every run."""
+    return [(run.label if len(run.summaries) == 1 else f"{run.label} · {name}", m)
+            for run in runs for name, m in run.summaries.items()]
+
+
+def table_rows(runs: list[EvalRun]) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows) of the side-by-side metrics table."""
+    cols = columns(runs)
+    per_col = [dict(metric_rows(m)) for _, m in cols]
+    names = list(dict.fromkeys(name for rows in per_col for name in rows))
+    return ["measure", *(h for h, _ in cols)], [[n, *(c.get(n, "–") for c in per_col)] for n in names]
+
+
+# ---------------------------------------------------------------- eval.json
+
+def sample_record(s: Sample) -> dict:
+    c = s.card
+    return {"step": s.step, "group": s.group, "prompt": s.prompt, "subject": s.subject, "seed": s.seed,
+            "passed": c.passed, "cheated": c.cheated, "infra": c.infra, "total": c.total,
+            "terms": {t: getattr(c, t) for t in ("gate", "length", "judge", "aesthetic")},
+            "violations": list(dict.fromkeys(v.id for v in c.violations)), "paint_fraction": c.paint_fraction,
+            "win": s.win,
+            "eval_comparisons": [{"reference": x.reference, "tier": x.tier, "outcome": x.outcome}
+                                 for x in s.eval_comparisons], "eval_error": s.eval_error}
+
+
+def eval_json(primary: EvalRun, others: list[EvalRun], curves: list[str]) -> dict:
+    return {"kind": "brushwork-eval", "version": VERSION, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "label": primary.label, "mode": primary.kind, "info": primary.info,
+            "summaries": {k: m.to_dict() for k, m in primary.summaries.items()},
+            "samples": [sample_record(s) for s in primary.samples],
+            "compare": [{"label": o.label, "kind": o.kind, "info": o.info,
+                         "summaries": {k: m.to_dict() for k, m in o.summaries.items()}} for o in others],
+            "curves": curves}
+
+
+def run_from_json(path: Path) -> EvalRun:
+    """An earlier eval.json as a comparison column (its numbers only: it holds no paintings)."""
+    from brushwork.errors import ConfigError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        summaries = {k: Metrics.from_dict(v) for k, v in data["summaries"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ConfigError(f"{path} is not an eval.json written by `brushwork eval` ({e})") from e
+    label = data.get("label") or Path(path).parent.name
+    return EvalRun(label, "eval.json", {"from": str(path), **{k: str(v) for k, v in data.get("info", {}).items()}},
+                   summaries)
+
+
+# ---------------------------------------------------------------- HTML
+
+def _data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _info_html(run: EvalRun) -> str:
+    return (f'<p class="info"><b>{html.escape(run.label)}</b> ({html.escape(run.kind)}): '
+            + " · ".join(f"{html.escape(k)} <b>{html.escape(str(v))}</b>" for k, v in run.info.items()) + "</p>")
+
+
+def _stats_html(m: Metrics) -> str:
+    stats = [("gate pass rate", _fmt(m.pass_rate, ".0%")), ("mean total", _fmt(m.terms["total"].mean)),
+             ("win rate vs eval", _fmt(m.win_rate.mean)), ("diversity", _fmt(m.diversity.mean)),
+             ("samples", str(m.samples))]
+    return '<div class="stats">' + "".join(f'<div class="stat"><b>{html.escape(v)}</b><span>{html.escape(k)}'
+                                           f"</span></div>" for k, v in stats) + "</div>"
+
+
+def violations_svg(runs: list[EvalRun]) -> str:
+    """Grouped horizontal bars: per rule, the share of each run's samples that broke it."""
+    heads = [(r.label, r.summaries["all"]) for r in runs if "all" in r.summaries]
+    rules = list(dict.fromkeys(rule for _, m in heads for rule in m.violations))
+    if not rules:
+        return "<p>No sample broke a rule.</p>"
+    label_w, bar_w, bar_h, top = 170, 380, 14, 8
+    parts, y = [], top
+    for rule in rules:
+        parts.append(f'<text x="{label_w - 8}" y="{y + bar_h * len(heads) / 2 + 4:.0f}" text-anchor="end">'
+                     f"{html.escape(rule)}</text>")
+        for n, (label, m) in enumerate(heads):
+            count = m.violations.get(rule, 0)
+            share = count / m.samples if m.samples else 0.0
+            colour = SERIES_COLOURS[n % len(SERIES_COLOURS)]
+            parts.append(f'<rect x="{label_w}" y="{y}" width="{max(bar_w * share, 1):.1f}" height="{bar_h - 2}" '
+                         f'fill="{colour}"><title>{html.escape(label)} · {html.escape(rule)}: {count}</title></rect>'
+                         f'<text x="{label_w + bar_w * share + 6:.1f}" y="{y + bar_h - 4}">{count} '
+                         f"({share:.0%})</text>")
+            y += bar_h
+        y += 8
+    legend = "".join(f'<rect x="{label_w + 150 * n}" y="{y + 4}" width="12" height="12" '
+                     f'fill="{SERIES_COLOURS[n % len(SERIES_COLOURS)]}"/><text x="{label_w + 150 * n + 17}" '
+                     f'y="{y + 15}">{html.escape(label[:18])}</text>' for n, (label, _) in enumerate(heads))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 90}" height="{y + 26}" '
+            f'class="chart">{"".join(parts)}{legend if len(heads) > 1 else ""}</svg>')
+
+
+def _curves_html(curves: list[Path]) -> str:
+    if not curves:
+        return ""
+    images = "".join(f'<img src="{_data_url(p.read_bytes())}" alt="{html.escape(p.stem)}">' for p in curves)
+    return f'<section class="curves"><h2>Curves</h2>{images}</section>'
+
+
+def sample_card(s: Sample, name: str) -> Card:
+    c = s.card
+    facts = (f"total {_fmt(c.total)}", f"judge {_fmt(c.judge)}", f"aesthetic {_fmt(c.aesthetic)}",
+             f"length {_fmt(c.length)}", f"vs eval {_fmt(s.win)}",
+             f"paint {_fmt(c.paint_fraction, '.0%')}")
+    return Card(name=name, passed=c.passed, infra=c.total is None, image=_thumb(s.png, 256) if s.png else None,
+                violations=tuple((v.id, v.message) for v in c.violations) + ((("infra", c.infra),) if c.infra else ()),
+                facts=facts, code=s.reply)
+
+
+def _groups(samples: list[Sample]) -> dict[str, list[Sample]]:
+    groups: dict[str, list[Sample]] = {}
+    for s in samples:
+        groups.setdefault(s.key, []).append(s)
+    return groups
+
+
+def _prompt_html(s: Sample) -> str:
+    where = f"step {s.step} · " if s.step else ""
+    return (f"<h3>{html.escape(s.subject or 'prompt')}</h3><p class=\"prompt\">{html.escape(where)}"
+            f"{html.escape(s.prompt)}</p>")
+
+
+def gallery_html(run: EvalRun, limit: int) -> str:
+    """The run's last-step paintings grouped by prompt, best first."""
+    groups = list(_groups(run.final_samples).values())
+    if not groups:
+        return "<p>No paintings.</p>"
+    out = []
+    for members in groups[:limit]:
+        ranked = sorted(members, key=_rank, reverse=True)
+        cards = "".join(_card_html(sample_card(s, f"{run.label} · #{n + 1}")) for n, s in enumerate(ranked))
+        out.append(f'{_prompt_html(members[0])}<div class="grid">{cards}</div>')
+    if len(groups) > limit:
+        out.append(f"<p>{len(groups) - limit} more prompts not shown (see eval.json).</p>")
+    return "\n".join(out)
+
+
+def _rank(s: Sample) -> tuple:
+    return (s.card.passed, s.card.total if s.card.total is not None else -1.0, s.win if s.win is not None else -1.0)
+
+
+def compare_html(runs: list[EvalRun], limit: int) -> str:
+    """For each prompt of the first run, the best painting of every run side by side."""
+    runs = [r for r in runs if r.samples]
+    if len(runs) < 2:
+        return ""
+    by_prompt = [{} for _ in runs]
+    for index, run in enumerate(runs):
+        for s in run.final_samples:
+            best = by_prompt[index].get(s.prompt)
+            if best is None or _rank(s) > _rank(best):
+                by_prompt[index][s.prompt] = s
+    rows = []
+    for prompt, first in list(by_prompt[0].items())[:limit]:
+        cells = []
+        for run, best in zip(runs, by_prompt):
+            s = best.get(prompt)
+            cells.append(_card_html(sample_card(s, f"{run.label} (best)")) if s is not None else
+                         f'<div class="card"><div class="noimg">{html.escape(run.label)}: no painting for this '
+                         f"prompt</div></div>")
+        rows.append(f'{_prompt_html(first)}<div class="side" style="--cols:{len(runs)}">{"".join(cells)}</div>')
+    return "<section><h2>Side by side</h2>" + "\n".join(rows) + "</section>"
+
+
+def write_report(path: Path, primary: EvalRun, others: list[EvalRun], curves: list[Path],
+                 gallery_prompts: int = 24) -> Path:
+    """The HTML page (see the module docstring)."""
+    runs = [primary, *others]
+    headers, rows = table_rows(runs)
+    page = Template(resources.files("brushwork.eval").joinpath("report.html").read_text(encoding="utf-8"))
+    text = page.substitute(
+        title=html.escape(f"Evaluation · {primary.label}"),
+        subtitle=html.escape(f"{primary.kind} · " + (" vs ".join(r.label for r in others) or "no comparison")),
+        info="".join(_info_html(r) for r in runs), stats=_stats_html(primary.summaries["all"]),
+        metrics=_table(headers, rows, "num"), notes=html.escape(NOTES), violations=violations_svg(runs),
+        curves=_curves_html(curves), compare=compare_html(runs, gallery_prompts),
+        gallery=gallery_html(primary, gallery_prompts))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
