@@ -161,3 +161,24 @@ def test_multi_turn_is_a_config_switch(tiny_run, tmp_path):
     assert result.steps == 1 and result.warmup is None
     keys = _metric_keys(tmp_path / "metrics.jsonl")
     assert "brushwork/episodes_finished" in keys and "rewards/brushwork_episode/mean" in keys
+
+
+def test_train_command_line_errors_and_help(tmp_path):
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+
+    runner = CliRunner()
+
+    def text(result):   # rich wraps long messages
+        return " ".join(result.output.split())
+
+    missing = runner.invoke(app, ["train", "--config", str(tmp_path / "nope.yaml")])
+    assert missing.exit_code == 2 and "no such file" in text(missing)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tiny: true\nreward_preset: loudest\n")
+    wrong = runner.invoke(app, ["train", "--config", str(bad)])
+    assert wrong.exit_code == 2 and "judge-led" in text(wrong)
+    shown = runner.invoke(app, ["train", "--help"])
+    assert shown.exit_code == 0
+    assert all(key in shown.output for key in ("--sft_samples", "--env_urls", "--learning_rate", "--lora_r"))

@@ -11,6 +11,7 @@ dropout 0 on every linear layer. Precedence: RECIPE < YAML < command line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from brushwork.errors import ConfigError
 
@@ -110,6 +111,12 @@ def parse(args: list[str], cpu: bool | None = None):
     """(BrushworkArguments, GRPOConfig, ModelConfig) from `--config FILE` and overrides."""
     import yaml
 
+    args = list(args)
+    if "--config" in args:
+        at = args.index("--config") + 1
+        if at >= len(args) or not Path(args[at]).is_file():
+            raise ConfigError(f"--config {args[at] if at < len(args) else ''}: no such file; give a YAML file such "
+                              f"as configs/tiny-cpu.yaml")
     try:
         return parser(cpu).parse_args_and_config(args)
     except (ValueError, TypeError, yaml.YAMLError) as e:
