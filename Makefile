@@ -19,15 +19,15 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,train]'
 	@touch $@
 
-# The demo ends with a short tiny-cpu run (shorter warm-up, 4 GRPO steps) and its evaluation
-# report; `brushwork train --config configs/tiny-cpu.yaml` is the full run (~15 min).
+# The demo ends with a short tiny-cpu run (the full warm-up, 4 GRPO steps instead of 20) and
+# its evaluation report; `brushwork train --config configs/tiny-cpu.yaml` is the full run (~11 min).
 DEMO_RUN := out/demo-train
 demo: setup
 	$(VENV)/bin/brushwork demo
 	$(VENV)/bin/brushwork episode
 	rm -rf $(DEMO_RUN)
 	$(VENV)/bin/brushwork train --config configs/tiny-cpu.yaml --output_dir $(DEMO_RUN) --max_steps 4 \
-		--sft_samples 400 --sft_epochs 4 --sft_learning_rate 4e-3 --temperature 0.7 --report_to none
+		--report_to none
 	$(VENV)/bin/brushwork eval --model $(DEMO_RUN)/base --adapter $(DEMO_RUN) --run $(DEMO_RUN) \
 		--prompts 3 --samples 2 --temperature 0.7 --out $(DEMO_RUN)/eval
 

@@ -134,6 +134,17 @@ def dataset_rows(domain_names: list[str] | None = None, repeats: int = 1, seed: 
     return rows
 
 
+def sample_rows(count: int, domain_names: list[str] | None = None, seed: int = 0) -> list[dict]:
+    """`count` rows in a seeded shuffle of `dataset_rows` (subjects repeat, with new seeds, when
+    more rows are asked for than the domains have subjects)."""
+    if count < 1:
+        raise ConfigError(f"count must be >= 1, got {count}")
+    per_repeat = len(dataset_rows(domain_names, repeats=1, seed=seed))
+    rows = dataset_rows(domain_names, repeats=-(-count // per_repeat), seed=seed)
+    random.Random(seed).shuffle(rows)
+    return rows[:count]
+
+
 def _row_seed(seed: int, domain: str, index: int, repeat: int) -> int:
     # Stable across runs and independent of which other domains are exported.
     return random.Random(f"brushwork-row:{seed}:{domain}:{index}:{repeat}").randrange(2**31)

@@ -13,7 +13,6 @@ CPU can afford.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -27,14 +26,11 @@ _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 def held_out_rows(domains: list[str] | None = None, prompts: int = 12, seed: int = EVAL_SEED) -> list[dict]:
     """The first `prompts` task rows of a seeded shuffle (subjects repeat, with new seeds,
     when more prompts are asked for than the domains have subjects)."""
-    from brushwork.env.tasks import dataset_rows
+    from brushwork.env.tasks import sample_rows
 
     if prompts < 1:
         raise ConfigError(f"--prompts must be >= 1, got {prompts}")
-    per_repeat = len(dataset_rows(domains, repeats=1, seed=seed))
-    rows = dataset_rows(domains, repeats=max(1, -(-prompts // per_repeat)), seed=seed)
-    random.Random(seed).shuffle(rows)
-    return rows[:prompts]
+    return sample_rows(prompts, domains, seed)
 
 
 def check_source(name: str | None, what: str) -> None:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from brushwork.env.tasks import dataset_rows, make_task
+from brushwork.env.tasks import make_task, sample_rows
 from brushwork.pool.painter import SUBJECTS, paint
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -78,11 +77,8 @@ def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None, jit
     first tiny run, 75 of 100 run-time errors were invalid colour strings); None keeps the
     painter's own jitter."""
     overrides = {} if jitter is None else {"jitter": jitter}
-    per_repeat = len(dataset_rows(domains, repeats=1, seed=seed))
-    tasks = dataset_rows(domains, repeats=max(1, -(-count // per_repeat)), seed=seed)
-    random.Random(seed).shuffle(tasks)
     rows = []
-    for row in tasks[:count]:
+    for row in sample_rows(count, domains, seed):
         sketch = paint(row["seed"], painter_subject(row["subject"]), **overrides).code
         rows.append({"prompt": row["prompt"],
                      "completion": [{"role": "assistant", "content": f"```js\n{sketch}\n```"}],

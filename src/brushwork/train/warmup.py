@@ -64,10 +64,10 @@ def supervised_warmup(model, tokenizer, args: BrushworkArguments, out_dir: Path,
 
 def check_gate(model, tokenizer, args: BrushworkArguments, passes, sampling: dict) -> tuple[float, dict]:
     """Share of sampled replies to unseen prompts that pass, and which rules the rest broke."""
-    from brushwork.env.tasks import dataset_rows
+    from brushwork.env.tasks import sample_rows
     from brushwork.train.policy import sample_replies
 
-    rows = dataset_rows(args.domains, repeats=max(1, args.sft_check), seed=args.task_seed + 2)[: args.sft_check]
+    rows = sample_rows(args.sft_check, args.domains, seed=args.task_seed + 2)
     replies = [r[0] for r in sample_replies(model, tokenizer, [row["prompt"] for row in rows], **sampling)]
     histogram: dict[str, int] = {}
     passed = 0
