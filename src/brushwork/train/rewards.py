@@ -129,8 +129,8 @@ class BrushworkReward:
         card = service.score_gated(gated, seed=seed, group_seed=gseed, subject=subject)
         terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic}
         return Scored(card.total, terms, card.passed, card.cheated, card.paint_fraction, card.references, card.infra,
-                      tuple(v.id for v in card.violations), card.to_dict(),
-                      gated.render.png if gated.render is not None else None)
+                      tuple(v.id for v in card.violations), card.to_dict() if self.film else None,
+                      gated.render.png if gated.render is not None and self.film else None)
 
     def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, url: str) -> Scored:
         from brushwork.env.client import BrushworkEnv
