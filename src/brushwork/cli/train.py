@@ -25,25 +25,22 @@ def train(ctx: typer.Context):
     file or as an override (--learning_rate 1e-5, --max_steps 50, --env_urls ws://h:8000).
     `brushwork train --help` lists them all."""
     from brushwork.errors import ConfigError
+    from brushwork.train.config import parse, parser
+    from brushwork.train.run import train as run_train
 
-    try:
-        from brushwork.train.config import parse
-        from brushwork.train.run import train as run_train
-    except ImportError as e:
-        _missing_extra(e)
     args = list(ctx.args)
-    if "--help" in args or "-h" in args or not args:
-        from brushwork.train.config import parser
-
-        parser().print_help()
-        raise typer.Exit(0 if args else 2)
     try:
+        if "--help" in args or "-h" in args or not args:
+            parser().print_help()
+            raise typer.Exit(0 if args else 2)
         brush, grpo, model = parse(args)
         _announce(brush, grpo, model)
         result = run_train(brush, grpo, model, on_warmup=_warmup_done)
     except ConfigError as e:
         console.print(f"[red]error:[/] {e}")
         raise typer.Exit(2) from None
+    except ImportError as e:   # torch, trl, peft, transformers: the train extra
+        _missing_extra(e)
     table = Table(title="brushwork train", show_header=False)
     table.add_row("policy", result.model)
     table.add_row("GRPO steps", str(result.steps))
