@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from brushwork.gate import allowlist as A
 from brushwork.gate import runtime_rules as R
 from brushwork.gate import static_rules as S
 from brushwork.gate.report import Severity
@@ -29,6 +30,17 @@ RULES: tuple[Rule, ...] = (
     Rule("no_sketch", "broken", "The reply contains no p5.js sketch."),
     Rule("syntax_error", "broken", "The sketch is not valid JavaScript (often a truncated reply).", S.syntax_error),
     Rule("too_long", "broken", "The sketch is longer than the configured limit.", S.too_long),
+    Rule("html_comment", "cheat", "`<!--` / `-->` are comments to the browser but not to the gate's parser: "
+         "they hide code.", A.html_comment),
+    Rule("outside_language", "cheat", "Syntax outside the sketch language (classes beyond plain methods, "
+         "getters, async, generators, tagged templates, `with`, `new` of library classes, labels…).",
+         A.outside_language),
+    Rule("unknown_name", "cheat", "A name the sketch did not declare and the language's tables do not list.",
+         A.unknown_name),
+    Rule("library_result", "cheat", "The result of a library call used as a value: it leads to p5's "
+         "instance, renderer or WebGL context.", A.library_result),
+    Rule("implicit_member", "cheat", "Coercion hooks, thenables and constructor/prototype links run or "
+         "reach code the sketch never calls.", A.implicit_member),
     Rule("missing_setup", "broken", "A p5 sketch needs a top-level setup() function.", S.missing_setup),
     Rule("not_webgl", "broken", "p5.brush paints only on createCanvas(..., WEBGL).", S.not_webgl, R.runtime_not_webgl),
     Rule("canvas_size", "broken", "The canvas must have the configured size.", S.canvas_size, R.runtime_canvas_size),

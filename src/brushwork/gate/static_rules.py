@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from brushwork.gate import vocabulary as V
+from brushwork.gate.indexing import TEXT, Kinds
+from brushwork.gate.language import IMPLICIT_MEMBERS, reserved_globals
 from brushwork.gate.report import GateConfig
 from brushwork.gate.syntax import Facts, Member, line, text
 
@@ -23,6 +25,9 @@ OBFUSCATION = frozenset({"atob", "btoa", "unescape", "escape", "fromCharCode", "
                          "decodeURI", "decodeURIComponent"})
 OBJECT_MUTATORS = frozenset({"defineProperty", "defineProperties", "setPrototypeOf", "assign", "freeze",
                              "seal", "preventExtensions", "set", "deleteProperty"})
+DANGEROUS_KEYS = (V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.SNEAKY_MEMBERS | V.DOM_MEMBERS
+                  | V.RAW_MEMBERS | V.TEXT_MEMBERS | V.GLOBAL_OBJECTS | V.BRUSH_METHODS | OBFUSCATION
+                  | IMPLICIT_MEMBERS)
 HARD_PROTECTED = V.PROTECTED - {"width", "height", "frameCount", "background", "clear", "loop", "redraw",
                                 "undefined", "NaN", "Infinity", "String", "Number", "Error", "console"}
 
@@ -244,16 +249,23 @@ def computed_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
             yield f"`.{m.prop}` reaches constructors or prototypes", line(m.node)
         elif m.prop in OBFUSCATION:
             yield f"`.{m.prop}` builds hidden names or code", line(m.node)
+    kinds = None
     for node in facts.subscripts:
         problem = _subscript_problem(node)
+        if problem is None and node.child_by_field_name("index") is not None \
+                and node.child_by_field_name("index").type != "string":
+            kinds = kinds or Kinds(facts, DANGEROUS_KEYS)
+            if kinds.of(node.child_by_field_name("index")) == TEXT:
+                problem = (f"`{text(node)[:40]}`: a key that may be text built at run time hides what is "
+                           "accessed; index with numbers or plain string literals")
         if problem:
             yield problem, line(node)
     for kind, node in facts.special:
         if kind == "with_statement":
             yield "`with` changes what names mean", line(node)
     for node in facts.this_nodes:
-        if not _inside_class(node):
-            yield "`this` outside a class body can be the window", line(node)
+        if not _in_method_body(node):
+            yield "`this` outside a class method's body can be the window", line(node)
 
 
 def _called_member_object(node) -> bool:
@@ -273,36 +285,26 @@ def _subscript_problem(node) -> str | None:
     root = _root_identifier(obj)
     if root is not None and root.type == "identifier" and text(root) in (V.GLOBAL_OBJECTS | {"brush", "p5", "Math"}):
         return f"`{text(root)}[...]` is computed access to a library or global"
-    if index is None:
-        return None
-    if index.type == "string":
+    if index is not None and index.type == "string":
         value = text(index)[1:-1]
-        forbidden = (V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.SNEAKY_MEMBERS | V.DOM_MEMBERS
-                     | V.RAW_MEMBERS | V.TEXT_MEMBERS | V.GLOBAL_OBJECTS | V.BRUSH_METHODS | OBFUSCATION)
-        if value in forbidden or "\\" in value:
+        if value in DANGEROUS_KEYS or "\\" in value:
             return f"`[{text(index)}]` is a forbidden name in brackets"
-        return None
-    if _builds_string(index):
-        return "a property name built from strings at run time hides what is accessed"
     return None
 
 
-def _builds_string(node) -> bool:
-    if node.type in ("string", "template_string"):
-        return True
-    return any(_builds_string(c) for c in node.named_children)
-
-
-def _inside_class(node) -> bool:
-    """Class bodies are strict code, so `this` there is never the window (object-literal
-    methods are sloppy: extracted and called bare, their `this` is the window)."""
-    cur = node.parent
+def _in_method_body(node) -> bool:
+    """`this` is the sketch's own object only in the body of a plain class method (class code is
+    strict; arrows inherit `this`). In a computed key, field, static block, `extends` clause or
+    a plain function it can be the window or the class itself."""
+    child, cur = node, node.parent
     while cur is not None:
-        if cur.type == "class_body":
-            return True
-        if cur.type in ("function_declaration", "function_expression", "function", "program"):
+        if cur.type == "method_definition":
+            return cur.parent is not None and cur.parent.type == "class_body" \
+                and child in (cur.child_by_field_name("body"), cur.child_by_field_name("parameters"))
+        if cur.type in ("function_declaration", "function_expression", "function", "program",
+                        "class_body", "class_heritage", "field_definition", "class_static_block"):
             return False
-        cur = cur.parent
+        child, cur = cur, cur.parent
     return False
 
 
@@ -327,9 +329,13 @@ def harness_tampering(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Find
             target = _root_identifier(args.named_children[0])
             if target is not None and target.type == "identifier" and text(target) in V.PROTECTED | {"brush"}:
                 yield f"{text(fn)}({text(target)}, ...) rewrites a library or harness object", line(call)
-    for name, node, _ in facts.decls:
+    global_names = reserved_globals() | V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW | V.CANVAS_CHANGERS
+    for name, node, scope in facts.decls:
         if name in HARD_PROTECTED or name.startswith(V.HARNESS_PREFIX):
             yield f"declaring `{name}` shadows a library or harness name", line(node)
+        elif scope.type == "program" and name in global_names:
+            yield (f"a top-level `{name}` replaces the library's global of that name, which p5 and p5.brush "
+                   "may call; rename it"), line(node)
     for name, node in facts.refs:
         if name.startswith(V.HARNESS_PREFIX):
             yield f"`{name}` belongs to the harness", line(node)

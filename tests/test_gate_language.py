@@ -1,0 +1,85 @@
+"""The sketch language's finer points: which brackets pass (the key-kind inference), which
+top-level names are reserved, and that the language tables are real p5 names.
+
+Each row is a snippet spliced into a small painting; `bad` must report `rule`, `good` (its
+honest twin) must pass. The broad attack table lives in tests/redteam.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gate_cases import reply, sketch
+
+from brushwork.gate import check
+from brushwork.gate import language as L
+
+# (name, rule, attack, twin, where)
+ROWS = [
+    ("loop_counter", "computed_access", 'const k = "constr" + "uctor"; const f = [][k];',
+     "const f = [1, 2][1];", "draw"),
+    ("concat_in_loop", "computed_access",
+     'let k = ""; for (const c of ["con", "structor"]) { k += c; } const f = [][k];',
+     "let k = 0; for (let c = 1; c <= 2; c++) { k += c; } const f = [3, 4, 5][k];", "draw"),
+    ("parameter_from_string", "computed_access",
+     'function pick(o, k) { return o[k]; }\nfunction go() { return pick([], "const" + "ructor"); }',
+     "function pick(o, k) { return o[k]; }\nfunction go() { return pick([1, 2], 1); }", "top"),
+    ("escaping_function_parameter", "computed_access",
+     "function pick(k) { return [][k]; }\nconst handlers = [pick];",
+     "function pick(k) { return [4, 5][k % 2]; }\nconst handlers = [pick];", "top"),
+    ("element_as_key", "computed_access",
+     'const keys = ["a", "b"]; for (const k of keys) { const v = ({ a: 1 })[k]; }',
+     'const keys = [0, 1]; keys.forEach((k, i) => { const v = [1, 2][i]; });', "draw"),
+    ("template_key", "computed_access", "const n = 1; const v = [][`const${n}`];",
+     "const n = 1; const v = [7, 8][n];", "draw"),
+    ("random_element_key", "computed_access", 'const v = [][random(["constructor"])];',
+     "const v = [1, 2, 3][floor(random(3))];", "draw"),
+    ("string_literal_key", "implicit_member", 'const f = []["constructor"];',
+     'const v = { rose: 1 }["rose"];', "draw"),
+    ("function_return_text", "computed_access",
+     'function key() { return "proto"; }\nconst v = ({})[key() + "type"];',
+     "function key() { return 2; }\nconst v = [1, 2, 3][key()];", "top"),
+    ("top_level_browser_global", "harness_tampering", "function requestAnimationFrame(f) { }",
+     "function frameLater(f) { }", "top"),
+    ("top_level_p5_read", "harness_tampering", "var mocha = true;", "var mochaLatte = true;", "top"),
+    ("top_level_language_name", "harness_tampering", "function random(a) { return a; }",
+     "function jitter(a) { return a; }", "top"),
+    ("p5_event_hook", "outside_language", "function windowResized() { }", "function resizeLater() { }", "top"),
+    ("draw_parameters", "outside_language", None, None, "top"),
+]
+
+
+def _case(row):
+    name, rule, bad, good, where = row
+    if name == "draw_parameters":
+        attack = reply(sketch().replace("function draw()", "function draw(p)"))
+        return attack, reply(sketch())
+    return reply(sketch(**{where: bad})), reply(sketch(**{where: good}))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])
+def test_attack_refused_twin_passes(row):
+    attack, twin = _case(row)
+    report = check(attack)
+    assert row[1] in report.ids, f"{row[0]}: expected {row[1]}, got {report.ids}"
+    twin_report = check(twin)
+    assert twin_report.passed, f"{row[0]} twin: {[(v.id, v.message) for v in twin_report.violations]}"
+
+
+def test_local_names_may_shadow_globals():
+    """Inside a function a sketch may call its helper `random` or `line`: only top-level
+    declarations become window properties."""
+    code = sketch(top="function petals() { const random = 3; const line = [1, 2]; return random + line[0]; }")
+    assert check(reply(code)).passed
+
+
+def test_language_tables_are_real_p5_names():
+    names = L.p5_names()
+    assert L.P5_FUNCTIONS <= set(names["functions"]), L.P5_FUNCTIONS - set(names["functions"])
+    assert L.P5_CONSTANTS <= set(names["values"]), L.P5_CONSTANTS - set(names["values"])
+    assert names["p5"].startswith("2.3") and names["p5.brush"] == "2.2.2"
+
+
+def test_no_drawing_function_in_the_language():
+    from brushwork.gate import vocabulary as V
+
+    assert not L.P5_FUNCTIONS & (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW)
