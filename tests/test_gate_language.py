@@ -83,3 +83,23 @@ def test_no_drawing_function_in_the_language():
     from brushwork.gate import vocabulary as V
 
     assert not L.P5_FUNCTIONS & (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW)
+
+
+def test_language_is_configurable():
+    from brushwork.gate import GateConfig
+
+    code = reply(sketch("const t = bezierPoint(0, 10, 20, 30, 0.5);\n  rotateX(0.1);"))
+    assert {"unknown_name", "library_result"} & set(check(code).ids) == {"unknown_name"}
+    cfg = GateConfig(extra_p5_values=("bezierPoint",), extra_p5_statements=("rotateX",))
+    assert check(code, cfg).passed
+    used = reply(sketch("const m = rotateX(0.1);"))
+    assert "library_result" in check(used, GateConfig(extra_p5_statements=("rotateX",))).ids
+
+
+@pytest.mark.parametrize("names, fix", [(("rect",), "without p5.brush"), (("nonsense",), "does not have")])
+def test_language_refuses_drawing_or_invented_functions(names, fix):
+    from brushwork.errors import ConfigError
+    from brushwork.gate import GateConfig
+
+    with pytest.raises(ConfigError, match=fix):
+        GateConfig(extra_p5_values=names)

@@ -92,13 +92,15 @@ def check(
     no_render: bool = typer.Option(False, "--no-render", help="static rules only (no browser)"),
     render_all: bool = typer.Option(False, "--render-all", help="render even sketches the static rules reject"),
     allow: str = typer.Option(None, "--allow", help="comma-separated brush methods (default: the recipe's 10)"),
+    allow_p5: str = typer.Option(None, "--allow-p5", help="comma-separated p5 functions to add to the sketch "
+                                 "language, called for their effect (see `brushwork language`)"),
     seed: int = typer.Option(0, help="render seed"),
     size: int = typer.Option(600, help="required canvas side"),
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
     timeout: float = typer.Option(60.0, help="render deadline in seconds"),
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
-    gate_cfg = gate_config(allow, size)
+    gate_cfg = gate_config(allow, size, allow_p5)
     render_cfg = render_config(workers, size, False, timeout)
     gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
@@ -134,6 +136,26 @@ def rules():
     for rule in RULES:
         stage = "+".join(s for s, f in (("static", rule.static), ("run time", rule.runtime)) if f) or "extract"
         table.add_row(rule.id, rule.severity, stage, rule.explanation)
+    out.print(table)
+
+
+@app.command()
+def language():
+    """Print the sketch language: the p5 functions, constants and JavaScript globals a sketch may name."""
+    from brushwork.gate import DEFAULT_ALLOWED
+    from brushwork.gate import language as L
+
+    table = Table("kind", "names", "rule")
+    table.add_row("brush methods", ", ".join(f"brush.{m}" for m in DEFAULT_ALLOWED), "calls as statements (--allow)")
+    table.add_row("p5 values", ", ".join(sorted(L.P5_VALUES)), "results usable")
+    table.add_row("p5 statements", ", ".join(sorted(L.P5_STATEMENTS)), "results unusable (--allow-p5)")
+    table.add_row("p5 colours", ", ".join(sorted(L.P5_COLOURS)), "only as an argument of a library call")
+    table.add_row("p5 constants", ", ".join(sorted(L.P5_CONSTANTS)), "read only")
+    for name, members in sorted(L.JS_GLOBALS.items()):
+        table.add_row(f"JS {name}", ", ".join(sorted(members)), f"{name}.<member>")
+    table.add_row("JS functions", ", ".join(sorted(L.JS_FUNCTIONS | L.JS_VALUES)), "")
+    table.add_row("JS constructors", ", ".join(sorted(L.JS_CONSTRUCTORS)), "new X(...)")
+    table.add_row("never", ", ".join(sorted(L.IMPLICIT_MEMBERS)), "defined or reached")
     out.print(table)
 
 

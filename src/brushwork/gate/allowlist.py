@@ -204,18 +204,19 @@ def _string_value(node: Node) -> str:
 def unknown_name(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     """Every name the sketch did not declare must be in the language's tables."""
     p5_names = L.all_p5_names()
+    extra = frozenset(cfg.extra_p5_values + cfg.extra_p5_statements)
     for name, node in facts.refs:
         if facts.resolves_locally(name, node) or name in EXPLAINED or name == "brush":
             continue
-        problem = _free_name_problem(name, node, p5_names)
+        problem = _free_name_problem(name, node, p5_names, extra)
         if problem:
             yield problem, line(node)
 
 
-def _free_name_problem(name: str, node: Node, p5_names: frozenset[str]) -> str | None:
+def _free_name_problem(name: str, node: Node, p5_names: frozenset[str], extra: frozenset[str]) -> str | None:
     parent = node.parent
     called = parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node
-    if name in L.P5_FUNCTIONS or name in L.JS_FUNCTIONS:
+    if name in L.P5_FUNCTIONS or name in L.JS_FUNCTIONS or name in extra:
         return None if called else f"`{name}` may only be called by name, not used as a value"
     if name in L.P5_CONSTANTS or name in L.JS_VALUES:
         return None
@@ -229,7 +230,7 @@ def _free_name_problem(name: str, node: Node, p5_names: frozenset[str]) -> str |
             return None
         return f"`{name}` may only be used as {name}.<member> with a listed member ({', '.join(sorted(members)[:8])}…)"
     if name in p5_names:
-        return f"`{name}` is a p5 function or value outside the sketch language (see the README's table)"
+        return f"`{name}` is a p5 function or value outside the sketch language (`brushwork language` lists it)"
     return f"`{name}` is neither declared by the sketch nor part of the sketch language"
 
 
@@ -239,7 +240,7 @@ def library_result(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding
     for call in facts.calls:
         if call.type != "call_expression":
             continue
-        kind = _library_kind(call, facts)
+        kind = _library_kind(call, facts, cfg.extra_p5_statements)
         if kind is None:
             continue
         parent = call.parent
@@ -252,7 +253,7 @@ def library_result(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding
                    "its result"), line(call)
 
 
-def _library_kind(call: Node, facts: Facts) -> str | None:
+def _library_kind(call: Node, facts: Facts, extra_statements: tuple[str, ...] = ()) -> str | None:
     fn = call.child_by_field_name("function")
     if fn is None:
         return None
@@ -265,7 +266,7 @@ def _library_kind(call: Node, facts: Facts) -> str | None:
     if fn.type != "identifier" or facts.resolves_locally(text(fn), fn):
         return None
     name = text(fn)
-    if name in L.P5_STATEMENTS or name in V.P5_PRIMITIVES or name in V.P5_RAW or name in V.P5_TEXT \
+    if name in L.P5_STATEMENTS or name in extra_statements or name in V.P5_PRIMITIVES or name in V.P5_RAW or name in V.P5_TEXT \
             or name in V.CANVAS_CHANGERS:
         return "effect"
     if name in L.P5_COLOURS:
