@@ -66,6 +66,8 @@ P5_HOOKS_REFUSED = frozenset({
     "doubleClicked", "keyPressed", "keyReleased", "keyTyped", "touchStarted", "touchMoved", "touchEnded",
     "windowResized", "deviceMoved", "deviceTurned", "deviceShaken",
 })
+# p5 functions whose results are p5 objects (drawing ones are refused by other rules too).
+EFFECTS = V.P5_PRIMITIVES | V.P5_RAW | V.P5_TEXT | V.CANVAS_CHANGERS
 # Names other rules explain better (network, text, pixels, bare p5 drawing, windows, timers).
 EXPLAINED = (V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.CANVAS_CHANGERS | V.GLOBAL_OBJECTS
              | V.TIMERS)
@@ -266,8 +268,7 @@ def _library_kind(call: Node, facts: Facts, extra_statements: tuple[str, ...] = 
     if fn.type != "identifier" or facts.resolves_locally(text(fn), fn):
         return None
     name = text(fn)
-    if name in L.P5_STATEMENTS or name in extra_statements or name in V.P5_PRIMITIVES or name in V.P5_RAW or name in V.P5_TEXT \
-            or name in V.CANVAS_CHANGERS:
+    if name in L.P5_STATEMENTS or name in extra_statements or name in EFFECTS:
         return "effect"
     if name in L.P5_COLOURS:
         return "colour"
