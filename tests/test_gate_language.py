@@ -92,7 +92,7 @@ def test_language_is_configurable():
     assert {"unknown_name", "library_result"} & set(check(code).ids) == {"unknown_name"}
     cfg = GateConfig(extra_p5_values=("bezierPoint",), extra_p5_statements=("rotateX",))
     assert check(code, cfg).passed
-    used = reply(sketch("const m = rotateX(0.1);"))
+    used = reply(sketch("const m = rotateX(0.1);\n  brush.fillBleed(m._pInst);"))
     assert "library_result" in check(used, GateConfig(extra_p5_statements=("rotateX",))).ids
 
 
@@ -103,3 +103,33 @@ def test_language_refuses_drawing_or_invented_functions(names, fix):
 
     with pytest.raises(ConfigError, match=fix):
         GateConfig(extra_p5_values=names)
+
+
+@pytest.mark.parametrize("bad, good", [
+    ("const cnv = createCanvas(600, 600, WEBGL);", "createCanvas(600, 600, WEBGL);"),
+])
+def test_unused_canvas_handle_is_fine(bad, good):
+    code = reply(sketch(canvas=bad))
+    assert check(code).passed, check(code).ids
+    used = reply(sketch(canvas=bad, setup="cnv.elt;"))
+    assert "library_result" in check(used).ids
+
+
+@pytest.mark.parametrize("snippet, ok", [
+    ('const rose = color("#e8607a"); brush.fill(rose, 150); brush.circle(100, 100, 30);', True),
+    ('const rose = lerpColor(color("#e8607a"), color("#ffffff"), 0.3); brush.fill(rose, 150);', True),
+    ('const rose = color("#e8607a"); const keep = rose;', False),
+    ('const rose = color("#e8607a"); brush.fill(rose._color, 150);', False),
+    ('let rose = color("#e8607a"); rose = color("#ffffff"); brush.fill(rose, 150);', False),
+    ('const roses = [color("#e8607a")]; brush.fill(roses[0], 150);', False),
+])
+def test_colours_only_flow_into_library_calls(snippet, ok):
+    report = check(reply(sketch(snippet)))
+    assert report.passed is ok, [(v.id, v.message) for v in report.violations]
+    if not ok:
+        assert "library_result" in report.ids
+
+
+def test_catch_parameters_are_refused():
+    assert "outside_language" in check(reply(sketch("try { brush.circle(1, 1, 1); } catch (e) { e.stack; }"))).ids
+    assert check(reply(sketch("try { brush.circle(1, 1, 1); } catch { }"))).passed

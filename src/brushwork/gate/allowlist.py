@@ -129,6 +129,8 @@ def _syntax_problem(node: Node, facts: Facts) -> str | None:
             return "tagged templates are outside the sketch language"
     if t == "new_expression":
         return _new_problem(node, facts)
+    if t == "catch_clause" and node.child_by_field_name("parameter") is not None:
+        return "a catch parameter holds whatever the library threw: write `catch { ... }` without one"
     if t == "method_definition":
         return _method_problem(node)
     if t == "class_declaration":
@@ -238,7 +240,9 @@ def _free_name_problem(name: str, node: Node, p5_names: frozenset[str], extra: f
 
 def library_result(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     """What brush.*, p5's effect functions and colour helpers return is the library's: such a
-    call stands alone as a statement (colours: only inside another library call)."""
+    call stands alone as a statement, or initialises a constant nobody reads (`const cnv =
+    createCanvas(...)`). A colour goes straight into another library call, or into a constant
+    that is only ever passed straight into library calls."""
     for call in facts.calls:
         if call.type != "call_expression":
             continue
@@ -247,12 +251,44 @@ def library_result(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding
             continue
         parent = call.parent
         if kind == "colour":
-            if not _is_library_argument(call, facts):
-                yield (f"`{text(call)[:40]}` returns a p5.Color: pass it straight into brush.fill / background, "
-                       "never store or inspect it"), line(call)
-        elif parent is None or parent.type != "expression_statement":
+            if not (_is_library_argument(call, facts) or _stored_for_library(call, facts, only_arguments=True)):
+                yield (f"`{text(call)[:40]}` returns a p5.Color: pass it (or a constant holding it) straight into "
+                       "brush.fill / background, never inspect it"), line(call)
+        elif (parent is None or parent.type != "expression_statement") \
+                and not _stored_for_library(call, facts, only_arguments=False):
             yield (f"`{text(call)[:40]}` returns a library object; call it as a statement and do not use "
                    "its result"), line(call)
+
+
+def _stored_for_library(call: Node, facts: Facts, only_arguments: bool) -> bool:
+    """`const name = call(...)` where `name` is never assigned again and every read of it is
+    an argument of a library call (`only_arguments`) or there is no read at all."""
+    declarator = call.parent
+    if declarator is None or declarator.type != "variable_declarator" \
+            or declarator.child_by_field_name("value") != call:
+        return False
+    name_node = declarator.child_by_field_name("name")
+    if name_node is None or name_node.type != "identifier":
+        return False
+    name = text(name_node)
+    if any(t.type == "identifier" and text(t) == name for t in facts.targets):
+        return False
+    reads = [node for ref, node in facts.refs if ref == name]
+    if not only_arguments:
+        return not reads
+    for node in reads:
+        args = node.parent
+        outer = args.parent if args is not None and args.type == "arguments" else None
+        if outer is None or outer.type != "call_expression" or _library_kind(outer, facts) is None \
+                and not _is_p5_call(outer, facts):
+            return False
+    return True
+
+
+def _is_p5_call(call: Node, facts: Facts) -> bool:
+    fn = call.child_by_field_name("function")
+    return fn is not None and fn.type == "identifier" and not facts.resolves_locally(text(fn), fn) \
+        and text(fn) in L.P5_FUNCTIONS
 
 
 def _library_kind(call: Node, facts: Facts, extra_statements: tuple[str, ...] = ()) -> str | None:
