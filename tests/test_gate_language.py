@@ -133,3 +133,17 @@ def test_colours_only_flow_into_library_calls(snippet, ok):
 def test_catch_parameters_are_refused():
     assert "outside_language" in check(reply(sketch("try { brush.circle(1, 1, 1); } catch (e) { e.stack; }"))).ids
     assert check(reply(sketch("try { brush.circle(1, 1, 1); } catch { }"))).passed
+
+
+@pytest.mark.parametrize("snippet", [
+    "brush.fill(() => 0, 150);",
+    "function shade() { return 120; }\n  brush.fill(shade, 150);",
+    "background(function () { return 0; });",
+])
+def test_functions_never_go_into_library_calls(snippet):
+    assert "implicit_member" in check(reply(sketch(snippet))).ids
+    assert check(reply(sketch("function shade() { return 120; }\n  brush.fill(\"#aabbcc\", shade());"))).passed
+
+
+def test_constructor_only_as_a_class_constructor():
+    assert "implicit_member" in check(reply(sketch("const o = { constructor() { return 1; } };"))).ids

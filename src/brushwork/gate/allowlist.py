@@ -184,13 +184,26 @@ def implicit_member(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
         if node.type in ("pair", "method_definition"):
             key = node.child_by_field_name("key") or node.child_by_field_name("name")
             name = _key_name(key)
-            if name in L.IMPLICIT_MEMBERS and not (node.type == "method_definition" and name == "constructor"):
+            in_class = node.type == "method_definition" and node.parent is not None \
+                and node.parent.type == "class_body"
+            if name in L.IMPLICIT_MEMBERS and not (in_class and name == "constructor"):
                 yield f"defining `{name}` runs code whenever the engine converts or awaits the value", line(node)
         elif node.type == "shorthand_property_identifier" and text(node) in L.IMPLICIT_MEMBERS:
             yield f"defining `{text(node)}` runs code whenever the engine converts the value", line(node)
         elif node.type == "string" and _string_value(node) in L.IMPLICIT_MEMBERS \
                 and node.parent is not None and node.parent.type == "subscript_expression":
             yield f"`[{text(node)}]` reaches an implicit member", line(node)
+    functions = {name for name, node, _ in facts.decls if node.parent is not None
+                 and node.parent.type in ("function_declaration", "class_declaration")}
+    for call in facts.calls:
+        if call.type != "call_expression" or not (_library_kind(call, facts) or _is_p5_call(call, facts)):
+            continue
+        args = call.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else []:
+            if arg.type in ("arrow_function", "function_expression", "function") or (
+                    arg.type == "identifier" and text(arg) in functions and facts.resolves_locally(text(arg), arg)):
+                yield (f"`{text(call)[:40]}` is given a function: the library would run the sketch's code "
+                       "inside its own call"), line(arg)
 
 
 def _key_name(key: Node | None) -> str | None:
