@@ -69,7 +69,8 @@ P5_HOOKS_REFUSED = frozenset({
 # p5 functions whose results are p5 objects (drawing ones are refused by other rules too).
 EFFECTS = V.P5_PRIMITIVES | V.P5_RAW | V.P5_TEXT | V.CANVAS_CHANGERS
 # Names other rules refuse wherever they appear (network, text, pixels, bare p5 drawing, windows).
-EXPLAINED = V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.CANVAS_CHANGERS | V.GLOBAL_OBJECTS
+EXPLAINED = (V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.CANVAS_CHANGERS | V.GLOBAL_OBJECTS) \
+    - L.P5_FUNCTIONS
 
 
 def html_comment(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
