@@ -61,7 +61,7 @@ JS_GLOBALS: dict[str, frozenset[str]] = {
     "Number": frozenset({"isFinite", "isInteger", "isNaN", "parseFloat", "parseInt", "EPSILON",
                          "MAX_SAFE_INTEGER", "MIN_SAFE_INTEGER", "MAX_VALUE", "MIN_VALUE"}),
     "Array": frozenset({"from", "isArray", "of"}),
-    "Object": frozenset({"keys", "values", "entries", "assign", "fromEntries"}),
+    "Object": frozenset({"keys", "values", "entries", "assign"}),  # not fromEntries: keys from data
     "console": frozenset({"log", "info", "warn", "error"}),
 }
 JS_FUNCTIONS = frozenset({"parseInt", "parseFloat", "isNaN", "isFinite", "Number", "String", "Boolean"})
