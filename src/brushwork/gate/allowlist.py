@@ -127,6 +127,9 @@ def _syntax_problem(node: Node, facts: Facts) -> str | None:
         args = node.child_by_field_name("arguments")
         if args is not None and args.type == "template_string":
             return "tagged templates are outside the sketch language"
+    if t == "arrow_function" and not _arrow_position_ok(node):
+        return ("an arrow function cannot be an operand here: browsers end it and read what follows as a new "
+                "statement (a parser differential); wrap it in parentheses or give it a name")
     if t == "new_expression":
         return _new_problem(node, facts)
     if t == "catch_clause" and node.child_by_field_name("parameter") is not None:
@@ -136,6 +139,27 @@ def _syntax_problem(node: Node, facts: Facts) -> str | None:
     if t == "class_declaration":
         return _class_problem(node)
     return None
+
+
+# Where JavaScript's grammar admits an arrow function (an AssignmentExpression). Tree-sitter is
+# more lenient: it reads `() => {}\n/re/g` as a division where V8 inserts a semicolon.
+ARROW_PARENTS = frozenset({
+    "variable_declarator", "assignment_expression", "augmented_assignment_expression", "arguments", "array",
+    "pair", "return_statement", "parenthesized_expression", "expression_statement", "sequence_expression",
+    "spread_element", "template_substitution", "assignment_pattern", "object_assignment_pattern",
+    "arrow_function", "throw_statement", "switch_case", "for_in_statement",
+})
+
+
+def _arrow_position_ok(node: Node) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "ternary_expression":
+        return parent.child_by_field_name("condition") != node
+    if parent.type == "for_in_statement":
+        return parent.child_by_field_name("right") == node
+    return parent.type in ARROW_PARENTS
 
 
 def _new_problem(node: Node, facts: Facts) -> str | None:
