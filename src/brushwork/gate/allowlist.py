@@ -214,6 +214,10 @@ def implicit_member(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
                 yield f"defining `{name}` runs code whenever the engine converts or awaits the value", line(node)
         elif node.type == "shorthand_property_identifier" and text(node) in L.IMPLICIT_MEMBERS:
             yield f"defining `{text(node)}` runs code whenever the engine converts the value", line(node)
+        elif node.type in ("pair_pattern", "shorthand_property_identifier_pattern", "object_assignment_pattern"):
+            name = _pattern_key(node)
+            if name in L.IMPLICIT_MEMBERS:
+                yield f"destructuring `{name}` reaches constructors or prototypes", line(node)
         elif node.type == "string" and _string_value(node) in L.IMPLICIT_MEMBERS \
                 and node.parent is not None and node.parent.type == "subscript_expression":
             yield f"`[{text(node)}]` reaches an implicit member", line(node)
@@ -228,6 +232,16 @@ def implicit_member(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Findin
                     arg.type == "identifier" and text(arg) in functions and facts.resolves_locally(text(arg), arg)):
                 yield (f"`{text(call)[:40]}` is given a function: the library would run the sketch's code "
                        "inside its own call"), line(arg)
+
+
+def _pattern_key(node: Node) -> str | None:
+    """The property a destructuring pattern reads: `{ key: x }`, `{ key }`, `{ key = 1 }`."""
+    if node.type == "shorthand_property_identifier_pattern":
+        return text(node)
+    if node.type == "object_assignment_pattern":
+        left = node.child_by_field_name("left")
+        return text(left) if left is not None and left.type == "shorthand_property_identifier_pattern" else None
+    return _key_name(node.child_by_field_name("key"))
 
 
 def _key_name(key: Node | None) -> str | None:

@@ -99,5 +99,5 @@ P5_READS = frozenset({"setup", "draw", "mocha", "hitCriticalError", "UPNG", "p5"
 def reserved_globals() -> frozenset[str]:
     """Top-level names a sketch may not declare: a top-level function or `var` becomes a window
     property, which replaces what the browser, p5 or p5.brush call by that name."""
-    return (frozenset(p5_names()["window"]) | P5_FUNCTIONS | frozenset(JS_GLOBALS) | JS_CONSTRUCTORS
+    return (frozenset(p5_names()["window"]) | P5_FUNCTIONS | P5_CONSTANTS | frozenset(JS_GLOBALS) | JS_CONSTRUCTORS
             | JS_FUNCTIONS | JS_VALUES | (P5_READS - P5_HOOKS))
