@@ -84,6 +84,8 @@ def html_comment(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
 
 
 def outside_language(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
+    if facts.root.has_error:  # a sketch that does not parse is `syntax_error`; its tree is guesswork
+        return
     for match in ODD_CHARACTERS.finditer(code):
         yield (f"invisible or unusual character U+{ord(match.group()):04X}; write plain text",
                code.count("\n", 0, match.start()) + 1)
@@ -201,6 +203,8 @@ def _class_problem(node: Node) -> str | None:
 def implicit_member(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     """Names the engine calls without the sketch calling them: defining one runs code inside a
     library call; reaching one leads to constructors and prototypes."""
+    if facts.root.has_error:  # a sketch that does not parse is `syntax_error`; its tree is guesswork
+        return
     for m in facts.members:
         if m.prop in L.IMPLICIT_MEMBERS:
             yield f"`.{m.prop}` is called implicitly by the engine or leads to constructors", line(m.node)
@@ -258,6 +262,8 @@ def _string_value(node: Node) -> str:
 
 def unknown_name(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     """Every name the sketch did not declare must be in the language's tables."""
+    if facts.root.has_error:  # a sketch that does not parse is `syntax_error`; its tree is guesswork
+        return
     p5_names = L.all_p5_names()
     extra = frozenset(cfg.extra_p5_values + cfg.extra_p5_statements)
     for name, node in facts.refs:
@@ -294,6 +300,8 @@ def library_result(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding
     call stands alone as a statement, or initialises a constant nobody reads (`const cnv =
     createCanvas(...)`). A colour goes straight into another library call, or into a constant
     that is only ever passed straight into library calls."""
+    if facts.root.has_error:  # a sketch that does not parse is `syntax_error`; its tree is guesswork
+        return
     for call in facts.calls:
         if call.type != "call_expression":
             continue
