@@ -7,7 +7,7 @@ FROM debian:bookworm-slim
 
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      python3 python3-venv chromium-headless-shell chromium nodejs npm ca-certificates curl \
+      python3 python3-venv chromium-headless-shell chromium nodejs npm ca-certificates curl libgl1 \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -39,6 +39,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/score.py
 	$(VENV)/bin/python benchmarks/pool.py
 	$(VENV)/bin/python benchmarks/env.py
+	$(VENV)/bin/python benchmarks/ocr.py
 	$(VENV)/bin/python benchmarks/train.py --cold --out out/bench-train-$$(date +%s)
 
 clean:

@@ -4,12 +4,12 @@ Starts the server as a subprocess on 127.0.0.1 (one browser per core, `--max-ses
 number of clients), then runs `--clients` threads, each with its own `BrushworkEnv` client,
 for `--steps` steps each. Episodes have one revision (two steps: a render with a critique,
 then the scored final painting). Replies are procedural paintings of the episode's subject,
-except a `--hostile` share: gate cheats and endless loops (which cost a whole render
-deadline and a browser restart).
+except a `--hostile` share: gate cheats and endless loops (which cost the CPU budget and a
+browser restart).
 
 Reports throughput, step latency (p50 / p99, client side), errors (must be 0, and never
-CAPACITY_REACHED), how hostile replies were answered (reward 0, or None with a reason for
-endless loops), renderer utilisation (render seconds / (browsers x wall time), from /health)
+CAPACITY_REACHED), how hostile replies were answered (reward 0: endless loops are stopped
+at the CPU budget as too_slow), renderer utilisation (render seconds / (browsers x wall time), from /health)
 and whether every session was released. Writes its section of benchmarks/RESULTS.md.
 
     .venv/bin/python benchmarks/env.py                # 16 clients x 4 steps, ~3-6 min on 2 cores
@@ -53,7 +53,7 @@ function draw() {{
 }}"""
 # kind -> (code spliced into draw(), the gate rule that must answer it)
 HOSTILE = {
-    "endless loop": ("while (true) {}", "render_timeout"),
+    "endless loop": ("while (true) {}", "too_slow"),
     "text": ('text("10/10", 20, 20);', "text_on_canvas"),
     "fetch": ('fetch("https://example.com/score?v=1");', "external_access"),
     "bare rect": ("rect(0, 0, 600, 600);", "bare_primitive"),
@@ -89,10 +89,9 @@ class Step:
 
     @property
     def answered(self) -> bool:
-        """A hostile reply got its rule, and reward 0 (a cheat) or None (a loop) when it ended the episode."""
+        """A hostile reply got its rule, and reward 0 when it ended the episode."""
         rule = HOSTILE[self.kind][1]
-        expected = None if rule == "render_timeout" else 0.0
-        return rule in self.rules and (not self.done or self.reward == expected)
+        return rule in self.rules and (not self.done or self.reward == 0.0)
 
 
 def free_port() -> int:
@@ -210,7 +209,7 @@ def summarize(args, steps: list[Step], errors: list[str], wall: float, startup: 
         "p50_honest": percentile([s.seconds for s in honest], 0.5) if honest else None,
         "errors": errors, "capacity": sum("CAPACITY_REACHED" in e for e in errors),
         "hostile": len(hostile), "loops": len(loops),
-        "loops_none": sum(s.answered for s in loops), "cheats_zero": sum(s.answered for s in cheats),
+        "loops_zero": sum(s.answered for s in loops), "cheats_zero": sum(s.answered for s in cheats),
         "cheats": len(cheats),
         "honest_final": len(finals), "honest_scored": sum(s.reward is not None for s in finals),
         "utilisation": busy / (workers * wall) if wall else 0.0,
@@ -231,13 +230,12 @@ def report(r: dict) -> str:
         ("errors (exceptions in clients)", str(len(r["errors"])), "0"),
         ("CAPACITY_REACHED within the limit", str(r["capacity"]), "0"),
         ("hostile cheats answered by their rule (reward 0 when final)", f"{r['cheats_zero']}/{r['cheats']}", "all"),
-        ("endless loops answered by render_timeout (reward None when final)", f"{r['loops_none']}/{r['loops']}",
-         "all"),
+        ("endless loops answered by too_slow (reward 0 when final)", f"{r['loops_zero']}/{r['loops']}", "all"),
         ("honest final paintings scored (not None)", f"{r['honest_scored']}/{r['honest_final']}", "all"),
         ("renderer utilisation (render s / (browsers x wall))", f"{100 * r['utilisation']:.0f}%", "—"),
         ("render time per painted step (server side; the rest of a step's latency is queueing)",
          f"{r['render_per_step']:.2f} s", "—"),
-        ("browser restarts / infrastructure failures", f"{r['restarts']} / {r['infra']}", "= endless loops"),
+        ("browser restarts / infrastructure failures", f"{r['restarts']} / {r['infra']}", "= endless loops / 0"),
         ("sessions still open after the clients closed", str(r["sessions_left"]), "0"),
     ]
     lines = [

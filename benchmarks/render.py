@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import base64
 import datetime
+import json
 import os
 import statistics
 import sys
@@ -207,7 +208,8 @@ def baseline_html(code: str, seed: int) -> str:
         '<!doctype html>\n<html><head><meta charset="utf-8"><title>baseline</title></head>',
         '<body style="margin:0;background:#fff">',
         script(harness_file("seed.js"), f' data-seed="{seed}" data-size="{SIZE}"'),
-        script(libs.p5), script(libs.brush), script(harness_file("harness.js")), script(code),
+        script(libs.p5), script(libs.brush), script(harness_file("harness.js")), script(harness_file("guard.js")),
+        script(code),
         "</body></html>",
     ])
 
@@ -218,7 +220,7 @@ async def baseline_one(browser, name: str, html: str, timeout_s: float) -> Rende
 
     async def paint() -> bytes | None:
         await page.set_content(html, wait_until="domcontentloaded")
-        raw = await page.evaluate("window.__bwResult()")
+        raw = json.loads(await page.evaluate("window.__bwResult()"))
         url = raw["result"].get("dataUrl")
         return base64.b64decode(url.split(",", 1)[1]) if url else None
 

@@ -9,6 +9,8 @@ need=()
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+# OpenCV (pulled in by the gate's OCR, rapidocr-onnxruntime) links libGL.so.1.
+python3 -c 'import ctypes.util, sys; sys.exit(ctypes.util.find_library("GL") is None)' || need+=(libgl1)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

@@ -408,9 +408,9 @@ RUNTIME: list[Case] = [
          "const paintWith = (tool) => tool.rect(100, 100, 200, 200);\n  paintWith(brush);", None, runtime=True),
 ]
 
-# A hang costs a full render timeout and a browser restart: kept apart, marked slow.
+# A hang costs the CPU budget and a browser restart: kept apart, marked slow.
 TIMEOUT: list[Case] = [
-    pair("infinite_loop", "render_timeout", "while (true) {}",
+    pair("infinite_loop", "too_slow", "while (true) {}",
          "let n = 0;\n  while (n < 1000) n++;", runtime=True),
 ]
 

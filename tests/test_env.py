@@ -180,20 +180,27 @@ def test_presets_reweigh_the_same_terms(runner):
 
 
 @pytest.mark.chromium
-def test_infrastructure_failures_are_none_with_a_reason(runner):
+def test_endless_loop_scores_zero_and_an_outage_is_none_with_a_reason(runner):
     from gate_cases import TIMEOUT
 
+    from brushwork.env.episode import EpisodeRunner
     from brushwork.render import RenderConfig
+    from brushwork.score.build import BackendOptions
     from brushwork.score.service import ScoringService, ServiceConfig
 
-    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=3, use_cache=False)))
+    down = BackendOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9")  # nothing listens there
+    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=6, cpu_budget_s=1.5,
+                                                               use_cache=False), backends=down))
     try:
-        from brushwork.env.episode import EpisodeRunner
-
-        turn = EpisodeRunner(service).start(seed=1).submit(TIMEOUT[0].reply)
+        hang = EpisodeRunner(service).start(seed=1).submit(TIMEOUT[0].reply)
+        outage = EpisodeRunner(service).start(seed=2).submit(wash("#e8607a"))
     finally:
         service.close()
-    assert turn.done and turn.reward is None and "render" in turn.infra and turn.terms["total"] is None
+    # the sketch's own hang is stopped at the CPU budget and scores 0 (it needs no aesthetic call)
+    assert hang.done and hang.reward == 0.0 and hang.infra is None and hang.terms["total"] == 0.0
+    assert "too_slow" in {v.id for v in hang.gated.report.violations}
+    # our outage leaves no honest score: None, with the reason
+    assert outage.done and outage.reward is None and "aesthetic" in outage.infra and outage.terms["total"] is None
 
 
 @pytest.mark.chromium

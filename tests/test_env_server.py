@@ -106,9 +106,10 @@ def server(example_pool, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def fragile(example_pool, tmp_path_factory):
-    """Fragile: 1 browser, 3 sessions, a 6 s render deadline, sessions reclaimed after 3 idle seconds."""
+    """Fragile: 1 browser, 3 sessions, a 6 s render deadline and a 2 CPU-s budget, sessions reclaimed
+    after 3 idle seconds."""
     srv = Server(tmp_path_factory.mktemp("serve") / "fragile.log", "--workers", "1", "--max-sessions", "3",
-                 "--render-timeout", "6", "--session-timeout", "3").start()
+                 "--render-timeout", "6", "--cpu-budget", "2", "--session-timeout", "3").start()
     try:
         yield srv.wait_ready()
     finally:
@@ -232,16 +233,17 @@ def test_killed_client_session_is_released(server, tmp_path):
 
 
 # -- the fragile server: deadlines, reclaiming, capacity, restarts --------------------------------
-def test_endless_loop_is_none_with_a_reason_and_the_server_recovers(fragile):
+def test_endless_loop_scores_zero_and_the_server_recovers(fragile):
     with BrushworkEnv(fragile.url).sync() as env:
         env.reset(seed=51)
         result = env.step(PaintAction(response=TIMEOUT[0].reply))
-        assert result.done and result.reward is None and "render" in result.observation.infra
-        assert "render_timeout" in [v["id"] for v in result.observation.violations]
+        assert result.done and result.reward == 0.0 and result.observation.infra is None
+        assert "too_slow" in [v["id"] for v in result.observation.violations]
         env.reset(seed=52)
         assert env.step(PaintAction(response=HONEST)).reward is not None
     h = fragile.health()
-    assert h["renderer"]["restarts"] >= 1 and h["work"]["infra_failures"] >= 1
+    assert h["renderer"]["restarts"] >= 1 and h["work"]["infra_failures"] == 0
+    assert h["renderer"]["cpu_budget_s"] == 2
 
 
 def test_hung_client_is_reclaimed_and_an_idle_client_resumes(fragile):

@@ -59,7 +59,7 @@ STATIC_RULES = ("no_sketch", "syntax_error", "missing_setup", "not_webgl", "canv
                 "text_on_canvas", "raw_pixels", "bare_primitive", "disallowed_brush_method",
                 "unknown_brush_method", "computed_access", "harness_tampering", "no_painting", "too_long",
                 "deferred_code")
-RUNTIME_RULES = ("js_error", "blank_canvas", "render_timeout", "painted_then_cleared", "canvas_replaced")
+RUNTIME_RULES = ("js_error", "blank_canvas", "too_slow", "painted_then_cleared", "canvas_replaced")
 
 
 def test_table_covers_every_rule():
@@ -207,11 +207,13 @@ def test_runtime_twin_passes_rendered(renderer, case: Case):
 @pytest.mark.chromium
 @pytest.mark.slow
 @pytest.mark.parametrize("case", TIMEOUT, ids=_ids(TIMEOUT))
-def test_hang_is_an_infrastructure_failure(renderer, case: Case):
+def test_hang_is_the_sketchs_fault(renderer, case: Case):
     result = _render(renderer, case.reply)
     report = check(case.reply, render=result)
-    assert case.rule in report.ids, f"{case.name}: expected {case.rule}, got {_explain(report)}"
-    assert report.infra_failure  # the reward must be None, not 0
+    # Stopped at the CPU budget; or, on a machine too busy to give the loop that much CPU before
+    # the deadline, timed out on two browsers. Either way the sketch's fault: the reward is 0.
+    assert {case.rule, "render_timeout"} & set(report.ids), f"{case.name}: expected {case.rule}, got {_explain(report)}"
+    assert not report.infra_failure and not report.passed
 
 
 @pytest.mark.chromium

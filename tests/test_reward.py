@@ -21,10 +21,18 @@ def test_formula():
     assert total(PRESETS["hps-only"], True, 0.0, None, 1.0) == pytest.approx(0.95)  # judge unweighted: fine
 
 
-@pytest.mark.parametrize("chars,expected", [(0, 0.0), (599, 0.0), (600, 0.0), (4 * 1575, 0.5), (12_000, 1.0),
-                                            (24_000, 1.0), (24_004, 0.0)])
-def test_length_ramp(chars, expected):
-    assert LengthRamp()("x" * chars) == pytest.approx(expected)
+@pytest.mark.parametrize("tokens,expected", [(0, 0.0), (149, 0.0), (150, 0.0), (1575, 0.5), (3000, 1.0),
+                                             (6000, 1.0), (6001, 0.0)])
+def test_length_ramp(tokens, expected):
+    assert LengthRamp().of_tokens(tokens) == pytest.approx(expected)
+
+
+def test_length_ramp_counts_code_not_characters():
+    statement = "brush.circle(300, 300, 28);\n"  # 11 tokens of code
+    varied = "".join(statement.replace("28", str(i)) for i in range(150))
+    assert LengthRamp()(varied) == pytest.approx((150 * 11 - 150) / (3000 - 150))
+    assert LengthRamp()("x" * 24_000) == 0.0  # one identifier that does nothing: no code at all
+    assert LengthRamp()("// note\n" * 3000 + varied) == LengthRamp()(varied)
 
 
 def test_yaml_configs(tmp_path):

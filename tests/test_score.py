@@ -134,8 +134,11 @@ async def test_gate_failure_costs_no_remote_call_and_outage_is_none(example_pool
 
 
 @pytest.mark.slow
-async def test_render_timeout_is_none_not_zero(example_pool, taste, tmp_path):
+async def test_endless_loop_is_zero_not_none(example_pool, taste, tmp_path):
+    """A hang is the sketch's own failure: stopped at the CPU budget, it scores 0 (only our
+    failures, like the judge outage above, are None)."""
     hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
-    async with Renderer(RenderConfig(workers=1, timeout_s=3, cache_dir=tmp_path)) as r:
+    async with Renderer(RenderConfig(workers=1, timeout_s=3, cpu_budget_s=1.5, cache_dir=tmp_path)) as r:
         card = await _scorer(r, example_pool, taste).score(hang)
-    assert card.total is None and not card.passed and "render_timeout" in {v.id for v in card.violations}
+    assert card.total == 0.0 and not card.passed and card.infra is None
+    assert [(v.id, v.severity) for v in card.violations] == [("too_slow", "broken")]

@@ -58,11 +58,16 @@ def test_reward_function_contract(example_pool):
 
 
 @pytest.mark.slow
-def test_infrastructure_failure_is_none_not_zero(example_pool):
+def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
+    from brushwork.score.build import BackendOptions
+
     hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
-    reward = BrushworkReward(config=ServiceConfig(render=RenderConfig(workers=1, timeout_s=3)))
-    assert reward(prompts=["p"], completions=[hang], seed=[1]) == [None]
-    assert "render" in reward.last[0].infra or reward.last[0].infra
+    down = BackendOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9")  # nothing listens there
+    reward = BrushworkReward(config=ServiceConfig(render=RenderConfig(workers=1, timeout_s=6, cpu_budget_s=1.5),
+                                                  backends=down))
+    assert reward(prompts=["p", "p"], completions=[hang, HONEST], seed=[1, 1]) == [0.0, None]
+    assert reward.last[0].infra is None and not reward.last[0].passed   # the sketch's hang: 0
+    assert "aesthetic" in reward.last[1].infra                          # our outage: None, with a reason
 
 
 def test_environment_factory_episode(example_pool):

@@ -37,13 +37,20 @@ def gate_config(allow: str | None, size: int, allow_p5: str | None = None):
         raise typer.BadParameter(str(e), param_hint="--allow / --allow-p5 / --size") from e
 
 
-def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0):
+def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0,
+                  cpu_budget: float | None = None):
+    from brushwork.errors import ConfigError
     from brushwork.render import RenderConfig
 
     kwargs = {"size": size, "use_cache": not no_cache, "timeout_s": timeout}
     if workers:
         kwargs["workers"] = workers
-    return RenderConfig(**kwargs)
+    if cpu_budget:
+        kwargs["cpu_budget_s"] = cpu_budget
+    try:
+        return RenderConfig(**kwargs)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--timeout / --cpu-budget / --workers / --size") from e
 
 
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):

@@ -38,6 +38,8 @@ def serve(
     workers: int = typer.Option(None, help="parallel browsers [$BRUSHWORK_WORKERS; one per core]"),
     render_timeout: float = typer.Option(None, "--render-timeout",
                                          help="seconds per render [$BRUSHWORK_RENDER_TIMEOUT_S; 60]"),
+    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
+                                     "before it stops as too_slow [$BRUSHWORK_RENDER_CPU_BUDGET_S; 6]"),
     max_sessions: int = typer.Option(None, "--max-sessions",
                                      help="concurrent sessions [$BRUSHWORK_MAX_SESSIONS; 2 x workers]"),
     session_timeout: float = typer.Option(None, "--session-timeout",
@@ -53,7 +55,8 @@ def serve(
         settings = ServerSettings.from_env(
             pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file, judge=judge,
             judge_url=judge_url, judge_model=judge_model, aesthetic=aesthetic, hpsv3_url=hpsv3_url,
-            taste_model=taste, workers=workers, render_timeout_s=render_timeout, max_sessions=max_sessions,
+            taste_model=taste, workers=workers, render_timeout_s=render_timeout,
+            render_cpu_budget_s=cpu_budget, max_sessions=max_sessions,
             session_timeout_s=session_timeout)
         console.print(f"brushwork serve: {settings.render_workers} browsers, {settings.session_limit} sessions, "
                       f"session timeout {settings.session_timeout_s:g}s; starting the renderer and the pool")

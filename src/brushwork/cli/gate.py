@@ -40,13 +40,15 @@ def render(
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="paint again even if this code+seed was rendered"),
     timeout: float = typer.Option(60.0, help="seconds before a render is abandoned and its browser restarted"),
+    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
+                                     "before it is stopped as too_slow (the sketch's fault) [6]"),
 ):
     """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
     from brushwork.render import Renderer
     from brushwork.sketch import extract_sketch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = render_config(workers, size, no_cache, timeout)
+    cfg = render_config(workers, size, no_cache, timeout, cpu_budget)
 
     async def run():
         results = {}
@@ -98,10 +100,12 @@ def check(
     size: int = typer.Option(600, help="required canvas side"),
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
     timeout: float = typer.Option(60.0, help="render deadline in seconds"),
+    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
+                                     "before it is stopped as too_slow (the sketch's fault) [6]"),
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
     gate_cfg = gate_config(allow, size, allow_p5)
-    render_cfg = render_config(workers, size, False, timeout)
+    render_cfg = render_config(workers, size, False, timeout, cpu_budget)
     gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]

@@ -24,8 +24,8 @@ def critique(gated: Gated, revision: int, revisions_left: int) -> str:
 def _verdict(gated: Gated) -> str:
     report = gated.report
     if report.infra_failure:
-        return ("the renderer could not finish this painting (a render that runs too long, for example an "
-                "endless loop, is stopped).")
+        return ("the renderer failed on our side (not the sketch's fault); this painting gets no score. "
+                "A sketch that runs too long, for example an endless loop, is stopped and scores 0.")
     if not report.sketch_found:
         return "no p5.js sketch was found in the reply. Answer with one complete sketch in a ```js block."
     if report.passed:

@@ -6,7 +6,7 @@
 | BRUSHWORK_POOL / BRUSHWORK_SNAPSHOT | pool store or folder, and its snapshot |
 | BRUSHWORK_PRESET / BRUSHWORK_REWARD_CONFIG | reward weights |
 | BRUSHWORK_JUDGE (taste, openai), BRUSHWORK_AESTHETIC (taste, hpsv3), BRUSHWORK_TASTE_MODEL | scorers |
-| BRUSHWORK_WORKERS / BRUSHWORK_RENDER_TIMEOUT_S | renderer |
+| BRUSHWORK_WORKERS / BRUSHWORK_RENDER_TIMEOUT_S / BRUSHWORK_RENDER_CPU_BUDGET_S | renderer |
 | BRUSHWORK_MAX_SESSIONS / BRUSHWORK_SESSION_TIMEOUT_S | sessions |
 
 The judge and HPSv3 endpoints keep their own variables (BRUSHWORK_JUDGE_BASE_URL,
@@ -46,8 +46,12 @@ class ServerSettings:
     workers: int = field(default=0, metadata={"help": "parallel browsers (0: one per core)",
                                               "env": "BRUSHWORK_WORKERS"})
     render_timeout_s: float = field(default=60.0, metadata={"help": "deadline of one render; past it the "
-                                                                    "browser restarts and the reward is None",
+                                                                    "browser restarts and the sketch is rendered "
+                                                                    "once more (a second timeout scores 0)",
                                                             "env": "BRUSHWORK_RENDER_TIMEOUT_S"})
+    render_cpu_budget_s: float | None = field(default=None, metadata={
+        "help": "CPU seconds the page may spend on one render before it stops as too_slow (scores 0); "
+                "below render_timeout_s (default: the renderer's, 6)", "env": "BRUSHWORK_RENDER_CPU_BUDGET_S"})
     max_sessions: int = field(default=0, metadata={"help": "concurrent sessions (0: twice the workers)",
                                                    "env": "BRUSHWORK_MAX_SESSIONS"})
     session_timeout_s: float = field(default=DEFAULT_SESSION_TIMEOUT_S,
@@ -64,6 +68,12 @@ class ServerSettings:
             raise ConfigError(f"session_timeout_s must be positive, got {self.session_timeout_s}")
         if self.render_timeout_s <= 0:
             raise ConfigError(f"render_timeout_s must be positive, got {self.render_timeout_s}")
+        from brushwork.render.renderer import CPU_BUDGET_S
+
+        budget = CPU_BUDGET_S if self.render_cpu_budget_s is None else self.render_cpu_budget_s
+        if not 0 < budget < self.render_timeout_s:
+            raise ConfigError(f"the render CPU budget ({budget:g} CPU-s; --cpu-budget, BRUSHWORK_RENDER_CPU_BUDGET_S) "
+                              f"must be positive and below the render deadline ({self.render_timeout_s:g}s)")
 
     @property
     def render_workers(self) -> int:
@@ -95,7 +105,8 @@ class ServerSettings:
 
         backends = BackendOptions(judge=self.judge, judge_url=self.judge_url, judge_model=self.judge_model,
                                   aesthetic=self.aesthetic, hpsv3_url=self.hpsv3_url, taste_model=self.taste_model)
-        render = RenderConfig(workers=self.render_workers, timeout_s=self.render_timeout_s)
+        budget = {"cpu_budget_s": self.render_cpu_budget_s} if self.render_cpu_budget_s else {}
+        render = RenderConfig(workers=self.render_workers, timeout_s=self.render_timeout_s, **budget)
         return ServiceConfig(pool=self.pool, snapshot=self.snapshot, preset=self.preset,
                              reward_file=self.reward_file, backends=backends, render=render)
 

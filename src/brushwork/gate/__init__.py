@@ -71,8 +71,8 @@ def check_render(report: GateReport, render: RenderResult, config: GateConfig | 
     for rule in RULES:
         if rule.runtime is None:
             continue
-        for message, line in rule.runtime(render, cfg):
-            found.append(Violation(rule.id, rule.severity, message, line))
+        for message, line, *severity in rule.runtime(render, cfg):
+            found.append(Violation(rule.id, severity[0] if severity else rule.severity, message, line))
     return GateReport(_dedupe(found), sketch_found=report.sketch_found, rendered=True)
 
 

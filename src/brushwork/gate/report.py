@@ -30,10 +30,10 @@ class GateConfig:
                                       "(their result may not be used)"})
     ocr: bool = field(default=True, metadata={"help": "read the painting for text (text_in_image); off only for "
                                                       "experiments"})
-    ocr_min_confidence: float = field(default=0.6, metadata={"help": "OCR lines read with less confidence are "
-                                                                     "ignored (calibrated: benchmarks/ocr.py)"})
-    ocr_min_chars: int = field(default=3, metadata={"help": "letters and digits read (across lines) that make a "
-                                                            "painting text (calibrated: benchmarks/ocr.py)"})
+    ocr_min_confidence: float = field(default=0.65, metadata={"help": "OCR lines read with less confidence are "
+                                                                      "ignored (calibrated: benchmarks/ocr.py)"})
+    ocr_min_chars: int = field(default=2, metadata={"help": "letters and digits in one confidently read line that "
+                                                            "make a painting text (calibrated: benchmarks/ocr.py)"})
 
     def __post_init__(self):
         from brushwork.gate.vocabulary import BRUSH_METHODS

@@ -3,7 +3,8 @@ explanation, and its checks (static over the syntax tree, run-time over the rend
 
 Severities: ``cheat`` (tries to win without painting with p5.brush), ``broken`` (an honest
 sketch that does not work) and ``infra`` (our failure, not the sketch's: the reward must be
-None, never 0).
+None, never 0). A run-time finding may override its rule's severity: a render timeout or
+crash is ``infra`` once, ``broken`` when a fresh browser repeats it.
 """
 
 from __future__ import annotations
@@ -57,12 +58,15 @@ RULES: tuple[Rule, ...] = (
     Rule("computed_access", "cheat", "Indirect access (brackets, aliases, globals, constructors, escapes) hides "
          "what is called.", S.computed_access),
     Rule("harness_tampering", "cheat", "The sketch rewrites the libraries, the seeds or the harness.",
-         S.harness_tampering),
+         S.harness_tampering, R.runtime_harness_tampering),
     Rule("deferred_code", "broken", "Timers paint after the captured first frame.", S.deferred_code),
     Rule("no_painting", "broken", "The sketch never calls a p5.brush painting method.", S.no_painting),
-    Rule("render_timeout", "infra", "The render did not finish in time; the browser was restarted.",
-         runtime=R.render_timeout),
-    Rule("render_crashed", "infra", "The browser failed during the render.", runtime=R.render_crashed),
+    Rule("render_timeout", "infra", "The render did not finish in time; the browser was restarted and the "
+         "sketch rendered once more (broken when that timed out too).", runtime=R.render_timeout),
+    Rule("render_crashed", "infra", "The browser failed during the render; the sketch was rendered once more on a "
+         "fresh browser (broken when that failed too).", runtime=R.render_crashed),
+    Rule("too_slow", "broken", "The sketch used more than the CPU budget; it is stopped before the deadline.",
+         runtime=R.too_slow),
     Rule("js_error", "broken", "The sketch threw an error while painting.", runtime=R.js_error),
     Rule("blank_canvas", "broken", "Too little of the canvas differs from the background.", runtime=R.blank_canvas),
     Rule("blocked_request", "cheat", "The page tried to load or send something and was blocked.",
@@ -71,8 +75,12 @@ RULES: tuple[Rule, ...] = (
     Rule("canvas_replaced", "cheat", "The captured canvas is not the one the sketch created.",
          runtime=R.canvas_replaced),
     Rule("dom_tampering", "cheat", "The sketch added elements or text to the page.", runtime=R.dom_tampering),
+    Rule("unlisted_call", "cheat", "The sketch called a library function outside the sketch language.",
+         runtime=R.runtime_unlisted_call),
     Rule("painted_then_cleared", "broken", "background()/clear() after painting erased the painting.",
          runtime=R.painted_then_cleared),
+    Rule("text_in_image", "cheat", "The painting contains legible text or digits (aimed at the judge).",
+         runtime=R.text_in_image),
 )
 
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

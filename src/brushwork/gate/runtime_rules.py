@@ -4,20 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from brushwork.gate.report import GateConfig
+from brushwork.gate.report import GateConfig, Severity
 from brushwork.render.result import RenderResult
 
-Finding = tuple[str, int | None]
+# (message, line) or (message, line, severity) when a finding overrides its rule's severity.
+Finding = tuple[str, int | None] | tuple[str, int | None, Severity]
 
 
 def render_timeout(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
     if r.status == "timeout":
-        yield f"render did not finish: {r.detail}", None
+        yield f"render did not finish: {r.detail}", None, _repeated(r)
 
 
 def render_crashed(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
     if r.status == "crashed":
-        yield f"the browser failed: {r.detail}", None
+        yield f"the browser failed: {r.detail}", None, _repeated(r)
+
+
+def _repeated(r: RenderResult) -> Severity:
+    """A failure that a fresh browser repeated is the sketch's; a one-off is ours."""
+    return "broken" if r.repeated else "infra"
+
+
+def too_slow(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
+    if r.status == "too_slow":
+        yield f"stopped: {r.detail}", None
 
 
 def js_error(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
@@ -45,6 +56,16 @@ def runtime_brush_method(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
             yield f"brush.{name} was called at run time ({r.brush_calls[name]}x) but is not allowed", None
 
 
+def text_in_image(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
+    if not (cfg.ocr and r.ok and r.png):
+        return
+    from brushwork.gate.ocr import read_text, text_verdict
+
+    verdict = text_verdict(read_text(r.png), cfg)
+    if verdict is not None:
+        yield verdict, None
+
+
 def _flags(flag_id: str):
     def check(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
         for f in r.flags:
@@ -63,3 +84,5 @@ runtime_not_webgl = _flags("not_webgl")
 runtime_p5_drawing = _flags("p5_drawing")
 runtime_raw_drawing = _flags("raw_drawing")
 runtime_text_drawing = _flags("text_drawing")
+runtime_unlisted_call = _flags("unlisted_call")
+runtime_harness_tampering = _flags("harness_tampering")

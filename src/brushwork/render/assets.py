@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from brushwork.errors import SetupError
+from brushwork.gate import language as L
 from brushwork.gate import vocabulary as V
 
 CSP = "; ".join([
@@ -43,15 +44,27 @@ WATCH = {
     "text_drawing": ",".join(sorted(V.P5_TEXT - {"loadFont"})),
     "raw_drawing": ",".join(sorted(V.P5_RAW - {"_renderer", "webglVersion", "drawingContext", "pixels"})),
 }
+# The sketch language's p5 functions (`language.P5_FUNCTIONS`): any other p5 function the
+# sketch calls is flagged (`unlisted_call`); statements hand the sketch nothing back.
+ALLOW = {
+    "allow": ",".join(sorted(L.P5_FUNCTIONS)),
+    "statements": ",".join(sorted(L.P5_STATEMENTS)),
+}
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
 <script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"
- data-watch-draw="{draw}" data-watch-text="{text}" data-watch-raw="{raw}"></script>
+ data-watch-draw="{draw}" data-watch-text="{text}" data-watch-raw="{raw}"
+ data-allow="{allow}" data-statements="{statements}"
+ data-harness="/h/{version}/harness.js,/h/{version}/guard.js"
+ data-lib="/lib/{version}/p5.min.js,/lib/{version}/p5.brush.js"
+ data-scripts="/lib/{version}/p5.min.js,/lib/{version}/p5.brush.js,/h/{version}/harness.js,/h/{version}/guard.js,/job/{token}/sketch.js">
+</script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/p5.brush.js"></script>
 <script src="/h/{version}/harness.js"></script>
+<script src="/h/{version}/guard.js"></script>
 <script src="/job/{token}/sketch.js"></script>
 </body></html>
 """
@@ -114,6 +127,7 @@ class AssetServer:
             f"/lib/{self.version}/p5.brush.js": libraries.brush,
             f"/h/{self.version}/seed.js": harness_file("seed.js"),
             f"/h/{self.version}/harness.js": harness_file("harness.js"),
+            f"/h/{self.version}/guard.js": harness_file("guard.js"),
         }
         self._jobs: dict[str, bytes] = {}
         self._params: dict[str, tuple[int, int]] = {}
@@ -128,7 +142,8 @@ class AssetServer:
         for key in sorted(self._static):
             h.update(key.encode())
             h.update(self._static[key])
-        h.update(PAGE.encode() + CSP.encode() + repr(sorted(WATCH.items())).encode())
+        h.update(PAGE.encode() + CSP.encode() + repr(sorted(WATCH.items())).encode()
+                 + repr(sorted(ALLOW.items())).encode())
         return h.hexdigest()[:16]
 
     def start(self) -> None:
@@ -198,7 +213,7 @@ class AssetServer:
                 seed, size = self._params.get(parts[2], (1, 600))
                 page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size,
                                    draw=WATCH["p5_drawing"], text=WATCH["text_drawing"],
-                                   raw=WATCH["raw_drawing"]).encode()
+                                   raw=WATCH["raw_drawing"], **ALLOW).encode()
                 return page, "text/html; charset=utf-8", "no-store"
             if code is not None and parts[3] == "sketch.js":
                 return code, "text/javascript; charset=utf-8", "no-store"

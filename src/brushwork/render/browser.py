@@ -4,6 +4,12 @@ brushwork owns the Chromium process (its own process group, a parent-death signa
 private profile directory) and drives it through Playwright over CDP. Owning the process
 is what lets a hung render be ended with SIGKILL of the whole group in milliseconds, and
 guarantees no Chromium outlives the Python process that started it.
+
+The page's run-time evidence arrives over a CDP binding (`Runtime.addBinding`) that the
+harness's first script takes into its closure and deletes from `window`: each message is
+kept here as it arrives, from the job page's own JavaScript context only, so nothing the
+sketch does later can take it back. What Playwright itself sees (page errors, requests,
+navigations, frames) is kept beside it; pop-ups are closed (the harness flags `open()`).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import json
 import os
 import shutil
 import signal
@@ -81,14 +88,42 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+# The binding the harness's seed.js takes (and removes from `window`) before any other script runs.
+BINDING = "__bwSend"
+MAX_EVIDENCE = 2000  # the harness sends at most 50 of each kind; anything past this is noise
+
+
 @dataclass
 class PageEvents:
-    """What Playwright saw the page do during one job."""
+    """What one job's page did: the harness's evidence messages (dicts with ``k`` and fields
+    ``a``-``d``, see harness/seed.js) and what Playwright saw."""
 
+    token: str = ""
+    context_id: int | None = None
+    evidence: list[dict] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
     failed_requests: list[tuple[str, str]] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)
     crashed: bool = False
+
+    def on_binding(self, event: dict) -> None:
+        """One message from the page. The first ``hello`` naming this job's page fixes the
+        JavaScript context; messages from any other context (a frame the sketch made, the
+        previous job's page) are dropped."""
+        try:
+            msg = json.loads(event.get("payload", ""))
+        except (TypeError, ValueError):
+            return
+        if not isinstance(msg, dict):
+            return
+        context = event.get("executionContextId")
+        if msg.get("k") == "hello":
+            if self.context_id is None and msg.get("a") == f"/job/{self.token}/page.html":
+                self.context_id = context
+            return
+        if context is not None and context == self.context_id and len(self.evidence) < MAX_EVIDENCE:
+            self.evidence.append(msg)
 
 
 class BrowserWorker:
@@ -102,6 +137,7 @@ class BrowserWorker:
         self.proc: subprocess.Popen | None = None
         self.browser = None
         self.page = None
+        self.cdp = None
         self.events = PageEvents()
         self._profile: str | None = None
         self.renders = 0
@@ -137,6 +173,10 @@ class BrowserWorker:
         context = self.browser.contexts[0]
         self.page = context.pages[0] if context.pages else await context.new_page()
         self._attach(self.page)
+        self.cdp = await context.new_cdp_session(self.page)
+        self.cdp.on("Runtime.bindingCalled", lambda event: self.events.on_binding(event))
+        await self.cdp.send("Runtime.enable")
+        await self.cdp.send("Runtime.addBinding", {"name": BINDING})  # on every page from now on
         return time.perf_counter() - t0
 
     def _attach(self, page) -> None:
@@ -157,18 +197,37 @@ class BrowserWorker:
         def on_crash(_page):
             self.events.crashed = True
 
+        def on_frame(frame):  # any frame is a second JavaScript realm the sketch could use
+            if frame != page.main_frame:
+                self.events.frames.append(f"frame {frame.url or 'about:blank'}")
+
+        def on_popup(popup):  # the harness flags `open()` itself: this event may come after the job ended
+            asyncio.ensure_future(popup.close())
+
         page.on("framenavigated", on_nav)
         page.on("requestfailed", on_failed)
         page.on("request", on_request)
         page.on("pageerror", lambda err: self.events.page_errors.append(str(err)))
         page.on("crash", on_crash)
+        page.on("frameattached", on_frame)
+        page.on("popup", on_popup)
 
     async def run(self, url: str) -> dict:
-        """Load the job page and wait for the harness's capture. No timeout here: the caller owns it."""
-        self.events = PageEvents()
+        """Load the job page and wait for the harness's capture: ``{"result": {...}, "events":
+        {...}}`` (the PNG, counts, timings; empty when the page's answer is unreadable). No
+        timeout here: the caller owns it."""
+        self.events = PageEvents(token=url.rsplit("/", 2)[-2] if "/job/" in url else "")
         self.renders += 1
         await self.page.goto(url, wait_until="domcontentloaded")
-        return await self.page.evaluate("window.__bwResult()")
+        answer = await self.page.evaluate("window.__bwResult()")
+        # Evidence sent before the capture reaches this session before the reply to a later command.
+        with contextlib.suppress(Exception):
+            await self.cdp.send("Runtime.getIsolateId")
+        try:
+            raw = json.loads(answer) if isinstance(answer, str) else {}
+        except ValueError:
+            raw = {}
+        return raw if isinstance(raw, dict) else {}
 
     def kill(self) -> None:
         """SIGKILL the whole process group at once: a hung GPU process would stall a polite close."""
@@ -183,7 +242,7 @@ class BrowserWorker:
             self._profile = None
 
     async def close(self) -> None:
-        browser, self.browser, self.page = self.browser, None, None
+        browser, self.browser, self.page, self.cdp = self.browser, None, None, None
         self.kill()
         if browser is not None:
             with contextlib.suppress(Exception):

@@ -4,8 +4,11 @@ A pool of long-lived Chromium workers (default one per core), each with one page
 reloaded for every sketch (a fresh JavaScript realm: global-mode sketches leak globals and
 p5.brush keeps module state). Libraries come from a cacheable 127.0.0.1 server. A render
 that runs past its deadline kills its whole browser, which is replaced before the next
-job; a crashed browser is replaced the same way. Both come back as infrastructure
-failures (`status` ``timeout`` / ``crashed``), never as a painting's fault.
+job; a crashed browser is replaced the same way. Either may be our fault, so the sketch is
+rendered once more on the fresh browser: a success is the result, a repeated failure is the
+sketch's (`repeated`). A render whose page spends more than the CPU budget (CPU seconds of
+the page's renderer process, polled from /proc) is stopped before the deadline and comes
+back ``too_slow``, the sketch's fault.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import base64
 import contextlib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from brushwork.errors import ConfigError, RenderError
@@ -23,11 +26,24 @@ from brushwork.render import image
 from brushwork.render.assets import AssetServer, Libraries
 from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_version, find_chromium
 from brushwork.render.cache import RenderCache, cache_key, default_cache_dir
-from brushwork.render.result import BlockedRequest, JsError, RenderResult, RuntimeFlag, Timings
+from brushwork.render.cpu import RendererCpu
+from brushwork.render.evidence import read_evidence
+from brushwork.render.result import RenderResult, RuntimeFlag, Timings
 
 WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
 function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
 """
+RETRIED = ("timeout", "crashed")  # maybe ours, so rendered once more on a fresh browser
+# Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
+# benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
+CPU_BUDGET_S = 6.0
+CPU_POLL_S = 0.2
+
+
+class _TooSlow(Exception):
+    def __init__(self, cpu_s: float):
+        super().__init__(f"{cpu_s:.1f} CPU-s")
+        self.cpu_s = cpu_s
 
 
 @dataclass
@@ -36,6 +52,9 @@ class RenderConfig:
                          metadata={"help": "browsers rendering in parallel (one per core is best)"})
     size: int = field(default=600, metadata={"help": "canvas side in pixels a sketch must create"})
     timeout_s: float = field(default=60.0, metadata={"help": "deadline for one render; past it the browser restarts"})
+    cpu_budget_s: float = field(default=CPU_BUDGET_S, metadata={
+        "help": "CPU seconds the page's renderer process may spend on one render (honest sketches spend "
+                "0.2-2.4); past it the render stops as too_slow, the sketch's fault. Keep it below timeout_s"})
     use_cache: bool = field(default=True, metadata={"help": "reuse renders of identical code+seed+size"})
     cache_dir: Path | None = field(default=None, metadata={"help": "render cache folder (default ~/.cache/brushwork)"})
     chromium: str | None = field(default=None, metadata={"help": "Chromium binary (default: Debian's)"})
@@ -48,6 +67,9 @@ class RenderConfig:
             raise ConfigError(f"size must be between 16 and 4096 pixels, got {self.size}")
         if self.timeout_s <= 0:
             raise ConfigError(f"timeout_s must be positive, got {self.timeout_s}")
+        if not 0 < self.cpu_budget_s < self.timeout_s:
+            raise ConfigError(f"cpu_budget_s must be positive and below timeout_s ({self.timeout_s:g}s), got "
+                              f"{self.cpu_budget_s:g}; lower the CPU budget or raise the deadline")
 
 
 class Renderer:
@@ -106,7 +128,8 @@ class Renderer:
         idle = self._idle.qsize() if self._idle is not None else 0
         return {"workers": len(self._workers), "alive": sum(bool(w.alive) for w in self._workers),
                 "busy": max(0, len(self._workers) - idle), "restarts": len(self.restarts),
-                "timeout_s": self.config.timeout_s, "cache": self.config.use_cache, "versions": self._versions}
+                "timeout_s": self.config.timeout_s, "cpu_budget_s": self.config.cpu_budget_s,
+                "cache": self.config.use_cache, "versions": self._versions}
 
     async def close(self) -> None:
         for w in self._workers:
@@ -129,16 +152,19 @@ class Renderer:
         seed = int(seed) & 0xFFFFFFFF
         cache = self._cache if (use_cache if use_cache is not None else self.config.use_cache) else None
         key = cache_key(code, seed, size, self._versions)
-        if cache is not None and (hit := await asyncio.to_thread(cache.get, key)) is not None:
+        if cache is not None and (hit := await asyncio.to_thread(cache.get, key)) is not None \
+                and not hit.infra_failure:  # older caches kept infrastructure failures
             return hit
         t_queue = time.perf_counter()
         worker = await self._idle.get()
         queued = time.perf_counter() - t_queue
         try:
             result = await self._render_on(worker, code, seed, size, queued)
+            if result.status in RETRIED:  # the worker's browser is fresh now
+                result = _after_retry(result, await self._render_on(worker, code, seed, size, 0.0))
         finally:
             self._idle.put_nowait(worker)
-        if cache is not None:
+        if cache is not None and not result.infra_failure:
             await asyncio.to_thread(cache.put, key, result)
         return result
 
@@ -149,18 +175,45 @@ class Renderer:
         token = self._server.add_job(code, seed, size)
         t0 = time.perf_counter()
         try:
-            raw = await asyncio.wait_for(worker.run(self._server.page_url(token)),
-                                         self.config.timeout_s)
+            raw, cpu = await self._watched(worker, self._server.page_url(token))
         except TimeoutError:
             await self._replace(worker)
             return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
                                 detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")
+        except _TooSlow as e:
+            wall = time.perf_counter() - t0
+            await self._replace(worker)
+            return RenderResult("too_slow", seed, size, timings=Timings(wall, queue_s=queued, cpu_s=e.cpu_s),
+                                detail=f"the page spent {e.cpu_s:.1f} CPU-s in {wall:.1f}s, over the budget of "
+                                       f"{self.config.cpu_budget_s:g}; stopped, browser restarted")
         except Exception as e:  # noqa: BLE001 - Playwright raises plain Error for many causes
             return await self._after_exception(worker, e, seed, size, t0, queued)
         finally:
             self._server.drop_job(token)
         wall = time.perf_counter() - t0
-        return await asyncio.to_thread(self._finish, worker, raw, seed, size, wall, queued)
+        result = await asyncio.to_thread(self._finish, worker, raw, seed, size, wall, queued)
+        return replace(result, timings=replace(result.timings, cpu_s=cpu))
+
+    async def _watched(self, worker: BrowserWorker, url: str) -> tuple[dict, float]:
+        """Run one job under the deadline (TimeoutError) and the CPU budget (`_TooSlow`);
+        returns the harness's answer and the CPU seconds the page's renderer spent."""
+        meter = RendererCpu(worker.proc.pid)
+        run = asyncio.ensure_future(worker.run(url))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.timeout_s
+        try:
+            while not run.done():
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                await asyncio.wait({run}, timeout=min(CPU_POLL_S, left))
+                if not run.done() and (cpu := meter.seconds()) > self.config.cpu_budget_s:
+                    raise _TooSlow(cpu)
+            return run.result(), meter.seconds()
+        finally:
+            if not run.done():
+                run.cancel()
+                await asyncio.wait({run})
 
     async def _after_exception(self, worker, error, seed, size, t0, queued) -> RenderResult:
         wall = time.perf_counter() - t0
@@ -196,45 +249,58 @@ class Renderer:
 
     def _finish(self, worker: BrowserWorker, raw: dict, seed: int, size: int, wall: float,
                 queued: float) -> RenderResult:
-        res, ev = raw["result"], raw["events"]
-        png = base64.b64decode(res["dataUrl"].split(",", 1)[1]) if res.get("dataUrl") else None
+        """The PNG, counts and timings come from the page's answer; flags, errors, blocked
+        requests and brush-method names from the evidence channel (`render.evidence`)."""
+        res, ev = raw.get("result") or {}, raw.get("events") or {}
+        if worker.events.context_id is None:  # no word from the harness: nothing here can be vouched for
+            worker.events.crashed = True  # so the next render replaces the browser first
+            return RenderResult("crashed", seed, size, timings=Timings(wall, queue_s=queued),
+                                detail="the page's evidence channel never opened; browser restarted")
+        data_url = res.get("dataUrl")
+        png = base64.b64decode(data_url.split(",", 1)[1]) if isinstance(data_url, str) and "," in data_url else None
         fraction = None
         if png is not None:
             fraction = image.paint_fraction(image.to_rgb(png), self.config.paint_tolerance)
-        flags = [RuntimeFlag(f["id"], f["detail"]) for f in ev["runtime"]]
-        flags += [RuntimeFlag("dom_tampering", d) for d in ev["dom"]]
-        if ev["clearedAfterPaint"]:
-            flags.append(RuntimeFlag("painted_then_cleared", f"background()/clear() after painting "
-                                                              f"({ev['clearedAfterPaint']}x)"))
-        if png is not None and (res["width"], res["height"]) != (size, size):
-            flags.append(RuntimeFlag("canvas_size", f"captured {res['width']}x{res['height']}, expected {size}x{size}"))
-        if png is not None and (res["canvasCount"] != 1 or not res["sameCanvas"]):
-            flags.append(RuntimeFlag("canvas_replaced", f"{res['canvasCount']} canvases at capture"))
-        flags += [RuntimeFlag("navigation", url) for url in worker.events.navigations]
-        errors = [JsError(e["message"], e.get("line")) for e in ev["errors"]]
-        seen = {e.message for e in errors}
-        # Playwright sees the same errors as the harness, worded a little differently.
-        errors += [JsError(m) for m in worker.events.page_errors if not any(m in s or s in m for s in seen)]
-        blocked = [BlockedRequest(b["url"], b["directive"]) for b in ev["blocked"]]
-        blocked += [BlockedRequest(url, why) for url, why in worker.events.failed_requests]
-        t = ev["timings"]
-        in_page = (t.get("encoded") or 0) / 1000 or None
+        evidence = read_evidence(worker.events, size, captured=png is not None)
+        counts = ev.get("calls") or {}
+        # The names are the channel's; the page's counts only say how often (at least once).
+        brush_calls = {name: max(1, _int(counts.get(name))) for name in evidence.brush_methods}
+        t = ev.get("timings") or {}
+        in_page = (_number(t.get("encoded")) or 0) / 1000 or None
         timings = Timings(
             wall_s=wall, queue_s=queued, in_page_s=in_page,
             load_s=_span(t, "start", "setup"), paint_s=_span(t, "setup", "flushed"),
             encode_s=_span(t, "flushed", "encoded"),
         )
         return RenderResult(
-            "ok", seed, size, png=png, width=res["width"], height=res["height"], paint_fraction=fraction,
-            js_errors=tuple(errors), blocked_requests=tuple(blocked), flags=tuple(flags),
-            brush_calls=dict(ev["calls"]), paint_calls=ev["paintCalls"], cleared_after_paint=ev["clearedAfterPaint"],
-            frame_count=res["frameCount"] or 0, timings=timings,
+            "ok", seed, size, png=png, width=_int(res.get("width")), height=_int(res.get("height")),
+            paint_fraction=fraction, js_errors=evidence.errors, blocked_requests=evidence.blocked,
+            flags=evidence.flags, brush_calls=brush_calls, paint_calls=_int(ev.get("paintCalls")),
+            cleared_after_paint=_int(ev.get("clearedAfterPaint")), frame_count=_int(res.get("frameCount")),
+            timings=timings,
         )
 
 
+def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
+    """The retry's result. A timeout or crash that a fresh browser repeats is the sketch's."""
+    earlier = f"first attempt: {first.status} ({first.detail})"
+    if retry.status in RETRIED:
+        return replace(retry, attempts=2, repeated=True,
+                       detail=f"{retry.detail}; {earlier}: it failed on a fresh browser too, so it is the sketch's")
+    return replace(retry, attempts=2, detail=retry.detail or earlier)
+
+
+def _number(v) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _int(v) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+
 def _span(t: dict, a: str, b: str) -> float | None:
-    start = t.get(a)
-    end = t.get(b)
+    start = _number(t.get(a))
+    end = _number(t.get(b))
     if start is None or end is None:
         return None
     return (end - start) / 1000

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-RenderStatus = Literal["ok", "timeout", "crashed"]
+RenderStatus = Literal["ok", "timeout", "crashed", "too_slow"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,8 @@ class RuntimeFlag:
 
 @dataclass(frozen=True)
 class Timings:
-    """Seconds. `in_page_s` runs from navigation start to the encoded capture."""
+    """Seconds. `in_page_s` runs from navigation start to the encoded capture; `cpu_s` is the
+    CPU time of the page's renderer process(es) during the render (the CPU budget's measure)."""
 
     wall_s: float
     in_page_s: float | None = None
@@ -39,6 +40,7 @@ class Timings:
     paint_s: float | None = None
     encode_s: float | None = None
     queue_s: float = 0.0
+    cpu_s: float | None = None
 
     @property
     def overhead(self) -> float | None:
@@ -49,10 +51,14 @@ class Timings:
 
 @dataclass(frozen=True)
 class RenderResult:
-    """A render's outcome. `status` is about the renderer, not the painting:
+    """A render's outcome. `status` says how the page ended:
 
     - ``ok``: the page ran to a capture (the sketch may still have thrown, been blank…);
-    - ``timeout`` / ``crashed``: infrastructure failures, which the reward turns into None.
+    - ``too_slow``: the sketch spent more than the CPU budget and was stopped (its fault);
+    - ``timeout`` / ``crashed``: no capture by the deadline, or the browser died. The renderer
+      then renders once more on a fresh browser (`attempts` = 2): a success replaces the
+      failure, and a failure that repeats (`repeated`) is the sketch's. Only a failure that
+      did not repeat is an infrastructure failure, which the reward turns into None.
     """
 
     status: RenderStatus
@@ -72,6 +78,8 @@ class RenderResult:
     timings: Timings = field(default_factory=lambda: Timings(wall_s=0.0))
     cache_hit: bool = False
     detail: str = ""
+    attempts: int = 1
+    repeated: bool = False
 
     @property
     def ok(self) -> bool:
@@ -79,7 +87,8 @@ class RenderResult:
 
     @property
     def infra_failure(self) -> bool:
-        return self.status != "ok"
+        """Ours, not the sketch's: a timeout or crash that a fresh browser did not repeat."""
+        return self.status in ("timeout", "crashed") and not self.repeated
 
     def to_dict(self) -> dict:
         """JSON-ready metadata (without the PNG bytes)."""
@@ -112,4 +121,6 @@ class RenderResult:
             timings=Timings(**timings),
             cache_hit=d["cache_hit"],
             detail=d["detail"],
+            attempts=d.get("attempts", 1),
+            repeated=d.get("repeated", False),
         )

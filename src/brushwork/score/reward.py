@@ -4,7 +4,9 @@
     otherwise    -> w_gate + w_length * L + w_judge * J + w_aes * A
 
 A term whose weight is 0 is not computed (None). A term that should have run but could not
-(judge or scorer unreachable after retries, render timeout) leaves no honest total: None.
+(judge or scorer unreachable after retries, a render timeout or crash that a fresh browser did
+not repeat) leaves no honest total: None. The sketch's own failures (a repeated timeout or
+crash, a page over the CPU budget) fail the gate: 0.
 """
 
 from __future__ import annotations
@@ -42,19 +44,25 @@ DEFAULT_PRESET = "judge-led"
 
 @dataclass(frozen=True)
 class LengthRamp:
-    """Tokens ≈ characters / 4; 0 below `low` or above `high`, 1 from `full` on, linear between."""
+    """Tokens of code on the syntax tree (`brushwork.score.length`: no comments, whitespace,
+    dead code or bulk literal data); 0 below `low` or above `high`, 1 from `full` on, linear
+    between."""
 
-    low: int = field(default=150, metadata={"help": "tokens below which the term is 0"})
-    full: int = field(default=3000, metadata={"help": "tokens from which the term is 1"})
-    high: int = field(default=6000, metadata={"help": "tokens above which the term is 0 again"})
-    chars_per_token: float = field(default=4.0, metadata={"help": "token estimate from characters"})
+    low: int = field(default=150, metadata={"help": "tokens of code on the syntax tree below which the term is 0"})
+    full: int = field(default=3000, metadata={"help": "tokens of code on the syntax tree from which the term is 1"})
+    high: int = field(default=6000, metadata={"help": "tokens of code on the syntax tree above which the term "
+                                                      "is 0 again"})
 
     def __post_init__(self):
         if not 0 <= self.low < self.full <= self.high:
             raise ConfigError(f"length ramp needs 0 <= low < full <= high, got {self.low}/{self.full}/{self.high}")
 
     def __call__(self, code: str) -> float:
-        tokens = len(code) / self.chars_per_token
+        from brushwork.score.length import count_tokens  # parses: imported where used, like the gate
+
+        return self.of_tokens(count_tokens(code))
+
+    def of_tokens(self, tokens: int) -> float:
         if tokens < self.low or tokens > self.high:
             return 0.0
         if tokens >= self.full:

@@ -56,8 +56,12 @@ class BrushworkArguments:
     aesthetic: str = field(default="taste", metadata={"help": "taste (offline) or hpsv3 (a serve-hpsv3 URL)"})
     hpsv3_url: str | None = field(default=None, metadata={"help": "URL of `brushwork serve-hpsv3`"})
     render_workers: int | None = field(default=None, metadata={"help": "parallel renders (default: CPU count)"})
-    render_timeout: float = field(default=60.0, metadata={"help": "seconds before a render counts as hung "
-                                                                    "(its reward is None, not 0)"})
+    render_timeout: float = field(default=60.0, metadata={"help": "seconds before a render counts as hung; it is "
+                                                                    "rendered once more on a fresh browser (its "
+                                                                    "reward is None unless that hangs too: then 0)"})
+    render_cpu_budget: float | None = field(default=None, metadata={
+        "help": "CPU seconds a sketch's page may spend on one render before it stops as too_slow (reward 0); "
+                "below render_timeout (default: the renderer's, 6)"})
     film: bool = field(default=True, metadata={"help": "save every painting with its code and ScoreCard "
                                                        "under OUTPUT_DIR/film"})
     sft_samples: int = field(default=0, metadata={

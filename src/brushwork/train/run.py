@@ -35,7 +35,8 @@ def service_config(args: BrushworkArguments):
     from brushwork.score.build import BackendOptions
     from brushwork.score.service import ServiceConfig
 
-    render = {"timeout_s": args.render_timeout, **({"workers": args.render_workers} if args.render_workers else {})}
+    render = {"timeout_s": args.render_timeout, **({"workers": args.render_workers} if args.render_workers else {}),
+              **({"cpu_budget_s": args.render_cpu_budget} if args.render_cpu_budget else {})}
     return ServiceConfig(pool=Path(args.pool) if args.pool else None, snapshot=args.pool_snapshot,
                          preset=args.reward_preset, reward_file=Path(args.reward_file) if args.reward_file else None,
                          backends=BackendOptions(judge=args.judge, judge_url=args.judge_url,

@@ -1,0 +1,132 @@
+"""A sketch's own failures score 0; ours cost nothing (real Chromium).
+
+- a hang or a busy loop is stopped at the CPU budget: ``too_slow``, broken, reward 0;
+- a timeout or a crash is rendered once more on a fresh browser: when it repeats it is the
+  sketch's (``repeated``, broken, reward 0), when it does not (the browser killed under a
+  render once) the retry's painting is the result;
+- an honest sketch passes with the default budget.
+
+A hang costs the CPU budget (or two deadlines): these renderers use a budget of 1.5 CPU-s
+and deadlines of a few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from brushwork.gate import check_render, check_sketch
+from brushwork.gate.live import gate_reply
+from brushwork.render import RenderConfig, Renderer, RenderResult, SyncRenderer
+from brushwork.render.renderer import CPU_BUDGET_S
+from brushwork.score.reward import PRESETS, total
+from brushwork.sketch import extract_sketch
+
+pytestmark = pytest.mark.chromium
+
+
+def painting(extra: str = "", setup: str = "function setup() { createCanvas(600, 600, WEBGL); noLoop(); }") -> str:
+    return (f"{setup}\nfunction draw() {{\n  translate(-width / 2, -height / 2);\n  background(250, 246, 238);\n"
+            f"  brush.noStroke();\n  brush.fill(\"#e8607a\", 190);\n  brush.circle(300, 300, 120);\n  {extra}\n}}\n")
+
+
+def spin(iterations: float) -> str:
+    """A busy loop counted in iterations (~1 ns each), so it burns CPU whatever the machine's load."""
+    return f"let spun = 0;\n  for (let i = 0; i < {iterations:.0f}; i++) spun += i % 7;"
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory):
+    config = RenderConfig(workers=1, timeout_s=8, cpu_budget_s=1.5, use_cache=False,
+                          cache_dir=tmp_path_factory.mktemp("tight"))
+    with SyncRenderer(config) as r:
+        yield r
+
+
+def verdict(reply_code: str, render):
+    report = check_render(check_sketch(extract_sketch(reply_code)), render)
+    reward = None if report.infra_failure else total(PRESETS["judge-led"], report.passed, 1.0, 1.0, 1.0)
+    return report, reward
+
+
+def test_endless_loop_is_too_slow_and_scores_zero(tight):
+    code = painting("while (true) {}")
+    restarts = len(tight.renderer.restarts)
+    r = tight.render(code)
+    assert r.status == "too_slow" and r.attempts == 1 and r.timings.cpu_s > 1.5, r.detail
+    assert r.timings.wall_s < tight.renderer.config.timeout_s  # stopped before the deadline
+    assert len(tight.renderer.restarts) == restarts + 1       # and its browser replaced
+    report, reward = verdict(code, r)
+    assert [(v.id, v.severity) for v in report.violations] == [("too_slow", "broken")]
+    assert not report.infra_failure and reward == 0.0
+    assert tight.render(painting()).ok                         # the next sketch paints
+
+
+def test_busy_loop_that_would_finish_is_too_slow_and_its_twin_passes(tight):
+    slow = tight.render(painting(spin(2e10)))
+    assert slow.status == "too_slow", slow.detail
+    quick = tight.render(painting(spin(2e7)))
+    assert quick.ok and quick.timings.cpu_s < 1.5
+    assert check_render(check_sketch(extract_sketch(painting(spin(2e7)))), quick).passed
+
+
+def test_gate_reply_gives_the_reward_zero(tight):
+    reply = "```js\n" + painting("while (true) {}") + "```"
+    gated = tight._call(gate_reply(reply, tight.renderer))  # the async gate, on the renderer's own loop
+    assert gated.render.status == "too_slow" and "too_slow" in gated.report.ids
+    assert not gated.report.infra_failure
+    assert total(PRESETS["judge-led"], gated.report.passed, 1.0, 1.0, 1.0) == 0.0
+
+
+def test_repeated_timeout_is_the_sketchs_fault(tight):
+    """A hang that burns no CPU (an unresolved promise in setup) misses two deadlines."""
+    never = "async function setup() {\n  createCanvas(600, 600, WEBGL);\n  await new Promise(() => {});\n}"
+    code = painting(setup=never)
+    r = tight.render(code)
+    assert r.status == "timeout" and r.attempts == 2 and r.repeated and not r.infra_failure, r.detail
+    report, reward = verdict(code, r)
+    assert ("render_timeout", "broken") in [(v.id, v.severity) for v in report.violations]
+    assert reward == 0.0
+    assert RenderResult.from_dict(r.to_dict(), None) == r  # attempts and repeated survive the cache
+
+
+@pytest.mark.slow
+async def test_memory_bomb_is_broken_after_the_retry(tmp_path):
+    """V8 stops the renderer near its 4 GB heap limit (a page crash, not this machine's)."""
+    code = painting("const heap = [];\n  while (true) heap.push(new Array(1e7).fill(1.5));")
+    async with Renderer(RenderConfig(workers=1, timeout_s=40, use_cache=False, cache_dir=tmp_path)) as r:
+        result = await r.render(code)
+        assert result.status in ("crashed", "too_slow"), result.detail
+        if result.status == "crashed":
+            assert result.attempts == 2 and result.repeated
+        report, reward = verdict(code, result)
+        assert {v.severity for v in report.violations} == {"broken"} and reward == 0.0
+        assert (await r.render(painting())).ok
+
+
+async def test_one_off_crash_is_forgiven_by_the_retry(tmp_path):
+    code = painting(spin(1.5e9))  # ~1.5 CPU-s: long enough to be killed under, well inside the budget
+    async with Renderer(RenderConfig(workers=1, timeout_s=30, cache_dir=tmp_path)) as r:
+        task = asyncio.create_task(r.render(code))
+        first = r._workers[0].proc.pid
+        for _ in range(200):  # kill the browser once the page is rendering
+            await asyncio.sleep(0.05)
+            if r._workers[0].renders >= 2:  # the warm-up, then this job
+                break
+        await asyncio.sleep(0.3)
+        os.killpg(first, signal.SIGKILL)
+        result = await task
+        assert result.ok and result.attempts == 2 and not result.repeated, result.detail
+        assert "first attempt: crashed" in result.detail and r._workers[0].proc.pid != first
+        assert check_render(check_sketch(extract_sketch(code)), result).passed
+        again = await r.render(code)  # a success after a retry is cached like any other
+        assert again.cache_hit and again.ok
+
+
+def test_honest_sketch_passes_with_the_default_budget(renderer):
+    assert renderer.renderer.config.cpu_budget_s == CPU_BUDGET_S
+    r = renderer.render(painting(), use_cache=False)
+    assert r.ok and r.attempts == 1 and 0 < r.timings.cpu_s < CPU_BUDGET_S / 2
