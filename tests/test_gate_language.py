@@ -147,3 +147,15 @@ def test_functions_never_go_into_library_calls(snippet):
 
 def test_constructor_only_as_a_class_constructor():
     assert "implicit_member" in check(reply(sketch("const o = { constructor() { return 1; } };"))).ids
+
+
+@pytest.mark.chromium
+def test_configured_language_holds_at_run_time(renderer):
+    """The page knows the default table; a function the config adds is not flagged there either."""
+    from brushwork.gate import GateConfig
+    from brushwork.sketch import extract_sketch
+
+    code = reply(sketch("rotateX(0.0);"))
+    render = renderer.render(extract_sketch(code).code, seed=0)
+    assert "unlisted_call" in check(code, render=render).ids
+    assert check(code, GateConfig(extra_p5_statements=("rotateX",)), render=render).passed

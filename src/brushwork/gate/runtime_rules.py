@@ -84,5 +84,13 @@ runtime_not_webgl = _flags("not_webgl")
 runtime_p5_drawing = _flags("p5_drawing")
 runtime_raw_drawing = _flags("raw_drawing")
 runtime_text_drawing = _flags("text_drawing")
-runtime_unlisted_call = _flags("unlisted_call")
+
+
+def runtime_unlisted_call(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
+    """p5 functions outside the language the sketch's code called, except those the config adds
+    (`GateConfig.extra_p5_*`): the page knows only the default table; the verdict is made here."""
+    extra = set(cfg.extra_p5_values) | set(cfg.extra_p5_statements)
+    for f in r.flags:
+        if f.id == "unlisted_call" and f.detail.split("()", 1)[0] not in extra:
+            yield f.detail, None
 runtime_harness_tampering = _flags("harness_tampering")
