@@ -303,6 +303,22 @@ async def measure_restart(code: str, binary: str) -> dict:
         return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts), "after": after}
 
 
+def measure_ocr(run: ModeRun) -> dict:
+    """The run-time gate's OCR (`text_in_image`) on brushwork's paintings: seconds per painting."""
+    from brushwork.gate.ocr import read_text
+
+    pngs = [r.png for r in run.renders if r.png]
+    if not pngs:
+        return {"skipped": "no paintings"}
+    read_text(pngs[0])  # load the models once, as a long-lived scorer does
+    times = []
+    for png in pngs:
+        t0 = time.perf_counter()
+        read_text(png)
+        times.append(1000 * (time.perf_counter() - t0))
+    return {"median_ms": statistics.median(times), "max_ms": max(times), "n": len(times)}
+
+
 def measure_gate(sketches) -> dict:
     try:
         from brushwork.gate import check
@@ -422,6 +438,10 @@ def extra_rows(extras: dict) -> list[list[str]]:
                   f"(max {gate['max_ms']:.2f} ms, first call {gate['first_ms']:.1f} ms)")],
                  ["sketches passing the static gate", (f"{gate['passed']}/{gate['total']} "
                   f"{'(violations: ' + ', '.join(gate['violations']) + ')' if gate['violations'] else ''}")]]
+    ocr = extras.get("ocr", {"skipped": "not measured"})
+    rows.append(["OCR (text_in_image) per painting, median over brushwork's paintings",
+                 f"skipped: {ocr['skipped']}" if "skipped" in ocr
+                 else f"{ocr['median_ms']:.0f} ms (max {ocr['max_ms']:.0f} ms, {ocr['n']} paintings; goal ≤ 250 ms)"])
     return rows
 
 
@@ -520,7 +540,7 @@ async def main(args) -> None:
         await wait_quiet(args.wait_quiet)
         cheapest = min(b.ok or b.renders, key=lambda r: r.wall_s).name
         restart = await measure_restart(dict(sketches)[cheapest], binary)
-        extras = {"restart": {**restart, "sketch": cheapest}, "gate": measure_gate(sketches)}
+        extras = {"restart": {**restart, "sketch": cheapest}, "gate": measure_gate(sketches), "ocr": measure_ocr(b)}
     if args.save_png:
         save_pngs(Path(args.save_png), runs)
     blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode in ("a1", "a2")]), extras)
