@@ -22,7 +22,12 @@ from brushwork.gate import GateReport, check, check_render
 from brushwork.sketch import extract_sketch
 
 STATIC_VISIBLE = [a for a in ATTACKS if a.static_visible]
-RENDERED = [a for a in ATTACKS if a.runtime and not a.heavy]
+# Attacks the gate is known not to stop yet, with why; strict, so a fix shows up as a failure to update.
+KNOWN_LIMITS = {
+    "text/brush_letters_negative_space": "PP-OCR misses pale letters cut out of a dark wash (README)",
+}
+RENDERED = [pytest.param(a, marks=pytest.mark.xfail(strict=True, reason=KNOWN_LIMITS[a.id]))
+            if a.id in KNOWN_LIMITS else a for a in ATTACKS if a.runtime and not a.heavy]
 HEAVY = [a for a in ATTACKS if a.runtime and a.heavy]
 # Twins are rendered once per distinct reply (many attacks share the same honest stand-in).
 RENDERED_TWINS = list({a.twin: a for a in ATTACKS if a.runtime}.values())
@@ -32,8 +37,8 @@ RENDERED_TWINS = list({a.twin: a for a in ATTACKS if a.runtime}.values())
 HEAVY_DEADLINE_S = 8
 
 
-def _ids(attacks: list[Attack]) -> list[str]:
-    return [a.id for a in attacks]
+def _ids(attacks) -> list[str]:
+    return [(a.values[0] if hasattr(a, "values") else a).id for a in attacks]
 
 
 def _explain(report: GateReport) -> str:
