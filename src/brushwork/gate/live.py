@@ -3,6 +3,7 @@ run-time rules. The shared path of `brushwork check`, the demo and the reward.""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
@@ -40,4 +41,6 @@ async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None =
         return static
     size = size or (config or GateConfig()).canvas_size
     render = await renderer.render(sketch.code, seed=seed, size=size, use_cache=use_cache)
-    return Gated(sketch, check_render(report, render, config), render)
+    # The run-time rules read the painting (OCR, ~0.15 s): off the event loop, so renders and
+    # judge calls of other replies keep going.
+    return Gated(sketch, await asyncio.to_thread(check_render, report, render, config), render)
