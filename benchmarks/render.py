@@ -10,8 +10,11 @@ Modes, all on the same Chromium binary, the same sketches and the same seed:
 
 Reports renders per minute, median latency, wall/in-page overhead (b), peak RSS of all
 Chromium processes, the mean absolute pixel difference of each baseline painting against
-brushwork's, and (unless --skip-extras) how long replacing a killed browser takes and what
-the static gate costs. Writes its section of benchmarks/RESULTS.md.
+brushwork's, and (unless --skip-extras) how long replacing a killed browser takes, what
+the static gate and OCR cost, and what the gate v2 evidence path costs: the same sketches
+rendered one at a time by this checkout's renderer and by the v1 renderer (its source taken
+from git at EVIDENCE_BASELINE), each in its own process, alternating ABBA. Writes its section
+of benchmarks/RESULTS.md.
 
     .venv/bin/python benchmarks/render.py                # full run, ~10-12 min on 2 cores (a1 is ~8)
     .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
@@ -47,7 +50,9 @@ RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-sw
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--no-first-run",
                "--disable-sync", "--disable-quic")
 QUIET_CORES = 0.25  # other processes' load below which a mode counts as undisturbed
-TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05}
+TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05, "evidence": 1.05}
+# The last commit before gate v2: its renderer read the page's own record (window.__bwEvents).
+EVIDENCE_BASELINE = "c4c04361c6fcd851a647ebf6f7c822dc4f384439"
 START, END = "<!-- render-benchmark:start -->", "<!-- render-benchmark:end -->"
 HANG = """function setup() {
   createCanvas(600, 600, WEBGL);
@@ -291,7 +296,7 @@ async def measure_restart(code: str, binary: str) -> dict:
     """A render that never finishes: how long until the browser is replaced and painting again."""
     from brushwork.render import RenderConfig, Renderer
 
-    async with Renderer(RenderConfig(timeout_s=5, use_cache=False, workers=1, chromium=binary)) as r:
+    async with Renderer(RenderConfig(timeout_s=5, cpu_budget_s=4, use_cache=False, workers=1, chromium=binary)) as r:
         t0 = time.perf_counter()
         hung = await r.render(HANG, seed=1)
         hung_s = time.perf_counter() - t0
@@ -301,6 +306,74 @@ async def measure_restart(code: str, binary: str) -> dict:
             res = await r.render(code, seed=1)
             after.append((res.status, time.perf_counter() - t0, res.paint_fraction))
         return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts), "after": after}
+
+
+def evidence_child(src: str, sketch_file: str, seed: int, binary: str) -> None:
+    """Child process: render the sketches one at a time with the brushwork found in `src`; JSON out."""
+    sys.path.insert(0, src)
+    import brushwork
+    from brushwork.render import RenderConfig, Renderer
+
+    assert Path(brushwork.__file__).resolve().is_relative_to(Path(src).resolve()), brushwork.__file__
+    sketches = json.loads(Path(sketch_file).read_text())
+
+    async def go() -> dict:
+        walls = {}
+        async with Renderer(RenderConfig(use_cache=False, workers=1, chromium=binary)) as r:
+            await r.render(sketches[0][1], seed=seed)  # shaders compile on the first render: not timed
+            for name, code in sketches:
+                t0 = time.perf_counter()
+                res = await r.render(code, seed=seed)
+                walls[name] = time.perf_counter() - t0 if res.ok else None
+        return walls
+
+    print(json.dumps(asyncio.run(go())))
+
+
+def measure_evidence(sketches, seed: int, binary: str, rounds: int) -> dict:
+    """v2 renderer (evidence through a CDP binding, stack attribution, CPU budget) against v1, same run."""
+    import subprocess
+    import tarfile
+    import tempfile
+
+    from brushwork.render.assets import find_node_modules
+
+    repo = HERE.parent
+    current = Path(__import__("brushwork").__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="bw-evidence-") as tmp:
+        archive = subprocess.run(["git", "-C", str(repo), "archive", EVIDENCE_BASELINE, "src/brushwork"],
+                                 capture_output=True, check=False)
+        if archive.returncode:
+            return {"skipped": f"git archive {EVIDENCE_BASELINE[:8]} failed: {archive.stderr.decode()[:200]}"}
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
+            tar.extractall(tmp, filter="data")
+        sketch_file = Path(tmp) / "sketches.json"
+        sketch_file.write_text(json.dumps(sketches))
+        env = {**os.environ, "BRUSHWORK_NODE_MODULES": str(find_node_modules())}
+        walls: dict[str, list[dict]] = {"v1": [], "v2": []}
+        order = [("v1", "v2"), ("v2", "v1")] * rounds  # ABBA: drift over the run falls on both
+        for i, pair in enumerate(order):
+            for version in pair:
+                src = str(Path(tmp) / "src") if version == "v1" else str(current)
+                console.print(f"  [dim]evidence[/] round {i + 1}/{2 * rounds}: {version}")
+                out = subprocess.run([sys.executable, __file__, "--evidence-child", src, sketch_file, str(seed),
+                                      binary], capture_output=True, text=True, env=env, check=False)
+                if out.returncode:
+                    return {"skipped": f"{version} child failed: {out.stderr.strip()[-300:]}"}
+                walls[version].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    per_sketch = {}
+    for name, _ in sketches:
+        v1 = [w[name] for w in walls["v1"] if w.get(name)]
+        v2 = [w[name] for w in walls["v2"] if w.get(name)]
+        if v1 and v2:
+            per_sketch[name] = (statistics.median(v1), statistics.median(v2))
+    if not per_sketch:
+        return {"skipped": "no sketch rendered in both versions"}
+    ratios = [b / a for a, b in per_sketch.values()]
+    total = sum(b for _, b in per_sketch.values()) / sum(a for a, _ in per_sketch.values())
+    return {"median_ratio": statistics.median(ratios), "total_ratio": total, "n": len(per_sketch),
+            "runs": 2 * rounds, "v1_s": statistics.median(a for a, _ in per_sketch.values()),
+            "v2_s": statistics.median(b for _, b in per_sketch.values())}
 
 
 def measure_ocr(run: ModeRun) -> dict:
@@ -425,7 +498,7 @@ def tables(runs: list[ModeRun], diffs: list[list[str]], extras: dict | None) -> 
 
 def extra_rows(extras: dict) -> list[list[str]]:
     rs, gate = extras["restart"], extras["gate"]
-    rows = [["hung sketch (draw: while(true){}), timeout 5 s", (f"status {rs['hung_status']}, "
+    rows = [["hung sketch (draw: while(true){}), timeout 5 s, CPU budget 4 s", (f"status {rs['hung_status']}, "
              f"call returned after {rs['hung_call_s']:.2f} s")],
             ["browser replacement (renderer.restarts)", ", ".join(f"{s:.2f} s" for s in rs["restarts"]) or "none"],
             *[[f"{label} render on the replacement ({rs['sketch']})",
@@ -442,6 +515,12 @@ def extra_rows(extras: dict) -> list[list[str]]:
     rows.append(["OCR (text_in_image) per painting, median over brushwork's paintings",
                  f"skipped: {ocr['skipped']}" if "skipped" in ocr
                  else f"{ocr['median_ms']:.0f} ms (max {ocr['max_ms']:.0f} ms, {ocr['n']} paintings; goal ≤ 250 ms)"])
+    ev = extras.get("evidence", {"skipped": "not measured"})
+    rows.append([f"gate v2 evidence path: render wall v2 / v1 ({EVIDENCE_BASELINE[:8]}), 1 worker, one at a time",
+                 f"skipped: {ev['skipped']}" if "skipped" in ev else
+                 (f"median per sketch {ev['median_ratio']:.3f}×, all sketches {ev['total_ratio']:.3f}× "
+                  f"(median render {ev['v1_s']:.2f} s → {ev['v2_s']:.2f} s; {ev['n']} sketches, median of "
+                  f"{ev['runs']} runs each, ABBA; goal ≤ {TARGETS['evidence']:g}×)")])
     return rows
 
 
@@ -541,6 +620,10 @@ async def main(args) -> None:
         cheapest = min(b.ok or b.renders, key=lambda r: r.wall_s).name
         restart = await measure_restart(dict(sketches)[cheapest], binary)
         extras = {"restart": {**restart, "sketch": cheapest}, "gate": measure_gate(sketches), "ocr": measure_ocr(b)}
+        if args.evidence_rounds:
+            console.print("[bold]extras[/] evidence path: v2 renderer against v1")
+            await wait_quiet(args.wait_quiet)
+            extras["evidence"] = measure_evidence(sketches, args.seed, binary, args.evidence_rounds)
     if args.save_png:
         save_pngs(Path(args.save_png), runs)
     blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode in ("a1", "a2")]), extras)
@@ -576,11 +659,22 @@ def parse_args(argv=None):
     p.add_argument("--write", action=argparse.BooleanOptionalAction, default=None,
                    help="write the results section (default: yes, except with --quick)")
     p.add_argument("--save-png", metavar="DIR", help="also save every painting as DIR/<sketch>.<mode>.png")
+    p.add_argument("--evidence-rounds", type=int, default=3,
+                   help="ABBA rounds of the v2-vs-v1 evidence-path measure (each renders every sketch twice); 0 skips")
+    p.add_argument("--evidence-child", nargs=4, metavar=("SRC", "SKETCHES", "SEED", "CHROMIUM"),
+                   help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.quick and args.recipe_limit is None:
         args.recipe_limit = 1
+    if args.quick and args.evidence_rounds == 3:
+        args.evidence_rounds = 1
     return args
 
 
 if __name__ == "__main__":
-    asyncio.run(main(parse_args()))
+    _args = parse_args()
+    if _args.evidence_child:
+        _src, _file, _seed, _binary = _args.evidence_child
+        evidence_child(_src, _file, int(_seed), _binary)
+    else:
+        asyncio.run(main(_args))
