@@ -31,7 +31,9 @@ demo: setup
 	$(VENV)/bin/brushwork eval --model $(DEMO_RUN)/base --adapter $(DEMO_RUN) --run $(DEMO_RUN) \
 		--prompts 3 --samples 2 --temperature 0.7 --out $(DEMO_RUN)/eval
 
+# lint-imports checks the layer contracts in pyproject.toml ([tool.importlinter]) first: seconds.
 test: setup
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest
 
 bench: setup

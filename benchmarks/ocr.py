@@ -75,7 +75,7 @@ class Painting:
 
 
 def honest_sketches(procedural: int, quick: bool) -> list[Painting]:
-    from brushwork.pool.painter import paint
+    from brushwork.painter import paint
     from brushwork.sketch import extract_sketch
 
     src = ROOT / "src" / "brushwork" / "examples"

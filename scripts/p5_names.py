@@ -1,4 +1,4 @@
-"""Regenerate src/brushwork/gate/p5_names.json from the pinned libraries in a real Chromium.
+"""Regenerate src/brushwork/core/p5_names.json from the pinned libraries in a real Chromium.
 
 The gate names what a refused identifier is (a p5 function outside the language, a browser
 global) and refuses top-level declarations that would replace a browser global. Those lists
@@ -18,7 +18,7 @@ from playwright.async_api import async_playwright
 from brushwork.render.assets import Libraries
 from brushwork.render.browser import find_chromium
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "brushwork" / "gate" / "p5_names.json"
+OUT = Path(__file__).resolve().parents[1] / "src" / "brushwork" / "core" / "p5_names.json"
 DUMP = """() => {
   const names = (obj, stop) => { const out = new Set();
     for (let o = obj; o && o !== stop; o = Object.getPrototypeOf(o))

@@ -45,11 +45,11 @@ class FakeVLMJudge:
         if self.mode == "malformed":
             text = "I think the first one is nicer, honestly."
         elif self.mode == "biased":
-            text = '{"winner": "first", "reason": "always the first"}'
+            text = '{"reason": "always the first", "winner": "first"}'
         else:
             a, b = _ink(images[0]), _ink(images[1])
             winner = "tie" if abs(a - b) < 0.5 else ("first" if a > b else "second")
-            text = f'```json\n{{"winner": "{winner}", "reason": "more paint: {a:.1f} vs {b:.1f}"}}\n```'
+            text = f'```json\n{{"reason": "more paint: {a:.1f} vs {b:.1f}", "winner": "{winner}"}}\n```'
         return 200, {"id": f"x{n}", "object": "chat.completion", "model": body.get("model"),
                      "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                                   "finish_reason": "stop"}],

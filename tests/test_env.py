@@ -1,5 +1,5 @@
 """The environment's parts without a server: tasks and the exported dataset, settings, wire
-models, and episodes run in-process on a real scoring service (real Chromium, example pool)."""
+models, and episodes run in-process on a real pipeline (real Chromium, example pool)."""
 
 from __future__ import annotations
 
@@ -122,13 +122,11 @@ def test_openenv_manifest_is_valid():
 @pytest.fixture(scope="module")
 def runner(example_pool, private_cache):
     from brushwork.env.episode import EpisodeRunner
-    from brushwork.render import RenderConfig
-    from brushwork.score.service import ScoringService, ServiceConfig
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.pipeline import Pipeline
 
-    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=30,
-                                                               cache_dir=private_cache / "renders")))
-    yield EpisodeRunner(service)
-    service.close()
+    with Pipeline(ScoringOptions(workers=1, render_timeout_s=30)) as pipeline:
+        yield EpisodeRunner(pipeline)
 
 
 @pytest.mark.chromium
@@ -151,7 +149,7 @@ def test_revisions_show_the_render_and_a_critique_never_the_score(runner):
     assert first.png and first.png.startswith(b"\x89PNG")
     text = first.critique.lower()
     assert "coverage" in text and "2 revisions left" in text
-    for secret in ("score", "reward", "judge", "reference", "aesthetic", *(i.id for i in runner.service.pool.items)):
+    for secret in ("score", "reward", "judge", "reference", "aesthetic", *(i.id for i in runner.pipeline.pool.items)):
         assert secret.lower() not in text
     second = ep.submit(CHEAT)
     assert not second.done and "text_on_canvas" in second.critique and "scores 0" in second.critique
@@ -176,7 +174,11 @@ def test_presets_reweigh_the_same_terms(runner):
     turn = ep.submit(wash("#ee8060"))
     w, c = PRESETS["hps-led"], turn.card
     assert turn.reward == pytest.approx(w.gate + w.length * c.length + w.judge * c.judge + w.aesthetic * c.aesthetic)
-    assert turn.reward != c.total     # the card keeps the server's (judge-led) total
+    # the card is weighed once, by the pipeline, with the episode's preset (the server's is judge-led)
+    assert turn.reward == c.total and c.preset == "hps-led" and c.weights["aesthetic"] == w.aesthetic
+    judge_led = PRESETS["judge-led"]
+    assert turn.reward != pytest.approx(judge_led.gate + judge_led.length * c.length + judge_led.judge * c.judge
+                                        + judge_led.aesthetic * c.aesthetic)
 
 
 @pytest.mark.chromium
@@ -184,18 +186,14 @@ def test_endless_loop_scores_zero_and_an_outage_is_none_with_a_reason(runner):
     from gate_cases import TIMEOUT
 
     from brushwork.env.episode import EpisodeRunner
-    from brushwork.render import RenderConfig
-    from brushwork.score.build import BackendOptions
-    from brushwork.score.service import ScoringService, ServiceConfig
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.pipeline import Pipeline
 
-    down = BackendOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9")  # nothing listens there
-    service = ScoringService(ServiceConfig(render=RenderConfig(workers=1, timeout_s=6, cpu_budget_s=1.5,
-                                                               use_cache=False), backends=down))
-    try:
-        hang = EpisodeRunner(service).start(seed=1).submit(TIMEOUT[0].reply)
-        outage = EpisodeRunner(service).start(seed=2).submit(wash("#e8607a"))
-    finally:
-        service.close()
+    down = ScoringOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9",   # nothing listens there
+                          workers=1, render_timeout_s=6, render_cpu_budget_s=1.5, render_cache=False)
+    with Pipeline(down) as pipeline:
+        hang = EpisodeRunner(pipeline).start(seed=1).submit(TIMEOUT[0].reply)
+        outage = EpisodeRunner(pipeline).start(seed=2).submit(wash("#e8607a"))
     # the sketch's own hang is stopped at the CPU budget and scores 0 (it needs no aesthetic call)
     assert hang.done and hang.reward == 0.0 and hang.infra is None and hang.terms["total"] == 0.0
     assert "too_slow" in {v.id for v in hang.gated.report.violations}

@@ -1,4 +1,4 @@
-"""`brushwork eval`: metrics on hand-made cards; films scored by a real ScoringService and
+"""`brushwork eval`: metrics on hand-made cards; films scored by a real Pipeline and
 evaluated through the CLI (report, eval.json, curves, comparison); a tiny local policy with
 and without a LoRA adapter; the errors a user meets first."""
 
@@ -19,7 +19,7 @@ from brushwork.errors import ConfigError
 from brushwork.eval.curves import read_metrics, series, training_curves
 from brushwork.eval.generate import EVAL_SEED, held_out_rows
 from brushwork.eval.metrics import Metrics, Sample, by_step, diversity, summarize
-from brushwork.gate.report import Violation
+from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison, Verdict
 
@@ -256,7 +256,7 @@ def test_bundled_pool_holds_out_an_eval_split():
     assert len(eval_references(pool, "x", count=2)) == 2
 
 
-# ---------------------------------------------------------------- films scored by a real ScoringService
+# ---------------------------------------------------------------- films scored by a real Pipeline
 
 @pytest.fixture(scope="module")
 def small_pool(tmp_path_factory):
@@ -269,8 +269,8 @@ def films(small_pool, private_cache, tmp_path_factory):
     reply, a <script> in one reply and hostile prompt text) and B (step 1: two of A's good
     sketches and another cheat); A also has a metrics.jsonl. The bundled examples are the
     cheapest to render of their kind; `circle` is test_score's one-circle sketch."""
-    from brushwork.render import RenderConfig
-    from brushwork.score.service import ScoringService, ServiceConfig
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.pipeline import Pipeline
     from brushwork.train.film import Film
 
     root = tmp_path_factory.mktemp("films")
@@ -281,12 +281,10 @@ def films(small_pool, private_cache, tmp_path_factory):
 
     def score(item):
         key, reply = item
-        gated = service.gate_and_render(reply, seed=3)
-        return key, (reply, service.score_gated(gated, seed=3, group_seed=11, subject="peach hibiscus"),
-                     gated.render.png if gated.render is not None else None)
-    config = ServiceConfig(pool=small_pool, render=RenderConfig(workers=2, timeout_s=30,
-                                                                cache_dir=private_cache / "renders"))
-    with ScoringService(config) as service, ThreadPoolExecutor(4) as pool:
+        painting = pipeline.score(pipeline.gate(reply, seed=3), seed=3, group_seed=11, subject="peach hibiscus")
+        return key, (reply, painting.card, painting.png)
+    options = ScoringOptions(pool=small_pool, workers=2, render_timeout_s=30)
+    with Pipeline(options) as pipeline, ThreadPoolExecutor(4) as pool:
         scored = dict(pool.map(score, [(k, v) for k, v in replies.items() if k != "abstract+script"]))
         scored.update(map(score, [("abstract+script", replies["abstract+script"])]))
 
@@ -297,7 +295,7 @@ def films(small_pool, private_cache, tmp_path_factory):
             film.record(step, index, prompt=HOSTILE_PROMPT if good else "Paint a white lotus", reply=reply,
                         card=c.to_dict(), png=image, subject="peach hibiscus", seed=3, group=11 if good else 12,
                         reward=c.total, passed=c.passed, cheated=c.cheated, infra=c.infra,
-                        terms={"gate": c.gate, "length": c.length, "judge": c.judge, "aesthetic": c.aesthetic},
+                        terms=c.terms,
                         paint_fraction=c.paint_fraction, violations=tuple(v.id for v in c.violations))
     a, b = Film(root / "run-a" / "film"), Film(root / "run-b" / "film")
     record(a, 1, ["peach", "abstract", "circle", "cheat", "broken"])

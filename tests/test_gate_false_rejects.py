@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from brushwork.gate import check
-from brushwork.pool.painter import paint
+from brushwork.painter import paint
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "src/brushwork/examples/pool/sources").glob("*.js")) \

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from gate_cases import reply, sketch
 
+from brushwork.core import language as L
 from brushwork.gate import check
-from brushwork.gate import language as L
 
 # (name, rule, attack, twin, where)
 ROWS = [
@@ -80,7 +80,7 @@ def test_language_tables_are_real_p5_names():
 
 
 def test_no_drawing_function_in_the_language():
-    from brushwork.gate import vocabulary as V
+    from brushwork.core import vocabulary as V
 
     assert not L.P5_FUNCTIONS & (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW)
 

@@ -9,12 +9,12 @@ import pytest
 import pytest_asyncio
 from servers import _free_port, serve
 
+from brushwork.core.chat import Retry
 from brushwork.errors import ConfigError
+from brushwork.painter import paint
 from brushwork.pool.generate import Generation, PainterPrompts, generate_openai, generate_procedural
-from brushwork.pool.painter import paint
 from brushwork.pool.store import PoolStore
 from brushwork.render import RenderConfig, Renderer
-from brushwork.score.backends import Retry
 
 FAST_RETRY = Retry(attempts=3, backoff_s=0.01, timeout_s=30)
 CRITIQUE = "The washes bleed softly and the palette is calm. Make the leaves larger and add a deeper second glaze."

@@ -219,7 +219,7 @@ ATTACKS: list[Attack] = [
 
 def _sketch_with_source_url(renderer, body: str) -> str:
     """A sketch that names itself p5.brush's script: V8's file name ignores the comment."""
-    server = renderer.renderer._server
+    server = renderer.renderer.backend._server
     return page(body, tail=f"//# sourceURL={server.origin}/lib/{server.version}/p5.brush.js")
 
 

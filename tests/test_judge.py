@@ -37,21 +37,36 @@ CANDIDATE = painting(16)
 
 
 @pytest.mark.parametrize("text,winner", [
+    ('{"reason": "softer", "winner": "first"}', "first"),
     ('{"winner": "first", "reason": "softer"}', "first"),
-    ('```json\n{"winner": "Second", "reason": "x"}\n```', "second"),
-    ('Sure! {"winner": "tie", "reason": "equal"} hope that helps', "tie"),
+    ('```json\n{"reason": "x", "winner": "Second"}\n```', "second"),
+    ('Sure! {"reason": "equal", "winner": "tie"} hope that helps', "tie"),
     ('{"winner": "image 1"}', "first"),
     ('{"winner": "the left one"}', None),
-    ("first", None), ("", None), ('{"winner": ', None), ("[1, 2]", None),
+    # reasoning before the verdict: the last verdict wins
+    ('Image 1 {has} softer edges. {"reason": "softer", "winner": "first"}', "first"),
+    ('{"reason": "at first", "winner": "first"}\nOn reflection: {"reason": "muddy", "winner": "second"}', "second"),
+    ('{"reason": "a {nested} brace", "detail": {"winner": "second"}, "winner": "first"}', "first"),
+    # a quote left unescaped in the reason: the winner field still reads
+    ('{"reason": "the "wet" edges", "winner": "second"}', "second"),
+    ("first", None), ("", None), ('{"winner": ', None), ("[1, 2]", None), ('{"reason": "no verdict"}', None),
 ])
 def test_parse_answer(text, winner):
     assert parse_answer(text)[0] == winner
+
+
+def test_parse_answer_keeps_the_reason_of_the_last_verdict():
+    assert parse_answer('{"reason": "a", "winner": "first"} {"reason": "b", "winner": "tie"}') == ("tie", "b")
+    assert parse_answer('{"reason": "the "wet" edges", "winner": "second"}') == ("second", 'the "wet" edges')
 
 
 def test_bundled_prompts_describe_the_medium():
     assert {"watercolour", "landscape"} <= set(available_prompts())
     p = JudgePrompt.load("watercolour")
     assert "bleed" in p.system and '"winner"' in p.user_text("a peach hibiscus")
+    for name in available_prompts():   # the reason before the verdict, in every bundled prompt
+        user = JudgePrompt.load(name).user_text("a hibiscus")
+        assert user.rindex('"reason"') < user.rindex('"winner"'), name
     assert "peach hibiscus" in p.user_text("a peach hibiscus")
 
 

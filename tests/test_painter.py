@@ -8,7 +8,7 @@ import pytest
 
 from brushwork.errors import ConfigError
 from brushwork.gate import check
-from brushwork.pool.painter import DOMAINS, MAX_FILLS, SUBJECTS, Painting, paint
+from brushwork.painter import DOMAINS, MAX_FILLS, SUBJECTS, Painting, paint
 
 ALL_SUBJECTS = [s for subjects in SUBJECTS.values() for s in subjects]
 

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 from rich.console import Console
 
 from brushwork.errors import ConfigError
-from brushwork.pool.report import build_report, cohen_kappa, krippendorff_alpha, print_report, write_html
+from brushwork.pool.report import build_report, cohen_kappa, krippendorff_alpha, print_report
+from brushwork.pool.report_html import write_html
 from brushwork.pool.store import PoolStore
 
 nan = np.nan

@@ -19,9 +19,9 @@ import signal
 import pytest
 
 from brushwork.gate import check_render, check_sketch
-from brushwork.gate.live import gate_reply
+from brushwork.gate.reply import gate_reply
 from brushwork.render import RenderConfig, Renderer, RenderResult, SyncRenderer
-from brushwork.render.renderer import CPU_BUDGET_S
+from brushwork.render.config import CPU_BUDGET_S
 from brushwork.score.reward import PRESETS, total
 from brushwork.sketch import extract_sketch
 
@@ -111,16 +111,16 @@ async def test_one_off_crash_is_forgiven_by_the_retry(tmp_path):
     code = painting(spin(1.5e9))  # ~1.5 CPU-s: long enough to be killed under, well inside the budget
     async with Renderer(RenderConfig(workers=1, timeout_s=30, cache_dir=tmp_path)) as r:
         task = asyncio.create_task(r.render(code))
-        first = r._workers[0].proc.pid
+        first = r.backend._workers[0].proc.pid
         for _ in range(200):  # kill the browser once the page is rendering
             await asyncio.sleep(0.05)
-            if r._workers[0].renders >= 2:  # the warm-up, then this job
+            if r.backend._workers[0].renders >= 2:  # the warm-up, then this job
                 break
         await asyncio.sleep(0.3)
         os.killpg(first, signal.SIGKILL)
         result = await task
         assert result.ok and result.attempts == 2 and not result.repeated, result.detail
-        assert "first attempt: crashed" in result.detail and r._workers[0].proc.pid != first
+        assert "first attempt: crashed" in result.detail and r.backend._workers[0].proc.pid != first
         assert check_render(check_sketch(extract_sketch(code)), result).passed
         again = await r.render(code)  # a success after a retry is cached like any other
         assert again.cache_hit and again.ok

@@ -137,29 +137,29 @@ async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
     # the CPU budget catches the hang; the deadline leaves room for a fresh browser on a loaded machine
     async with Renderer(RenderConfig(workers=1, timeout_s=10, cpu_budget_s=1.5, use_cache=False,
                                      cache_dir=tmp_path)) as r:
-        groups.add(r._workers[0].proc.pid)
+        groups.add(r.backend._workers[0].proc.pid)
         hung = await r.render(sketch("while (true) {}"))
         assert hung.status == "too_slow" and hung.png is None and hung.attempts == 1
         assert len(r.restarts) == 1
-        groups.add(r._workers[0].proc.pid)
+        groups.add(r.backend._workers[0].proc.pid)
         ok = await r.render(FLOWER)
         assert ok.status == "ok" and ok.paint_fraction > 0.02
 
         # a browser killed under a render is ours: the sketch is rendered again on a fresh one
         slow = sketch("let s = 0; for (let i = 0; i < 5e8; i++) s += i % 7; brush.circle(300, 300, 250);")
-        renders = r._workers[0].renders
+        renders = r.backend._workers[0].renders
         task = asyncio.create_task(r.render(slow))
-        while r._workers[0].renders == renders:  # until the page is loading
+        while r.backend._workers[0].renders == renders:  # until the page is loading
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.2)
-        os.killpg(r._workers[0].proc.pid, signal.SIGKILL)
+        os.killpg(r.backend._workers[0].proc.pid, signal.SIGKILL)
         retried = await task
         assert retried.status == "ok" and retried.attempts == 2 and not retried.repeated, retried
         assert len(r.restarts) == 2
-        groups.add(r._workers[0].proc.pid)
+        groups.add(r.backend._workers[0].proc.pid)
         again = await r.render(FLOWER, seed=1)
         assert again.status == "ok" and again.attempts == 1
-        assert _in_groups({r._workers[0].proc.pid})
+        assert _in_groups({r.backend._workers[0].proc.pid})
         assert len(groups) == 3
     await asyncio.sleep(0.5)
     assert not _in_groups(groups)

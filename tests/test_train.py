@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_env_server import Server
 
-from brushwork.gate.live import gate_static
+from brushwork.gate.reply import gate_static
 from brushwork.train.config import parse
 from brushwork.train.film import read_film
 from brushwork.train.tiny import TinySpec, build_tiny, train_tokenizer, warmup_rows
@@ -80,7 +80,7 @@ def tiny_run(example_pool, tmp_path_factory):
     args = parse(["--config", TINY, "--output_dir", str(out), "--sft_samples", "400", "--sft_epochs", "4",
                   "--sft_learning_rate", "4e-3", "--sft_check", "8", "--max_steps", "2", "--warmup_steps", "0",
                   "--temperature", "0.7", "--task_repeats", "1", "--save_steps", "1", "--report_to", "none",
-                  "--render_workers", "2"])
+                  "--workers", "2"])
     return train(*args)
 
 
@@ -176,7 +176,7 @@ def test_train_command_line_errors_and_help(tmp_path):
     missing = runner.invoke(app, ["train", "--config", str(tmp_path / "nope.yaml")])
     assert missing.exit_code == 2 and "no such file" in text(missing)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("tiny: true\nreward_preset: loudest\n")
+    bad.write_text("tiny: true\npreset: loudest\n")
     wrong = runner.invoke(app, ["train", "--config", str(bad)])
     assert wrong.exit_code == 2 and "judge-led" in text(wrong)
     shown = runner.invoke(app, ["train", "--help"])

@@ -15,7 +15,8 @@ import yaml
 from standins import STANDINS, standin_tokenizer
 
 from brushwork.errors import ConfigError
-from brushwork.train.config import PRESETS, parse
+from brushwork.score.reward import PRESETS
+from brushwork.train.config import parse
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 CONFIGS = sorted(CONFIG_DIR.glob("*.yaml"))
@@ -91,9 +92,9 @@ def test_unknown_key_in_a_file_is_a_config_error(tmp_path):
         parse(["--config", str(bad)], cpu=True)
 
 
-def test_bad_reward_preset_names_the_choices():
+def test_bad_preset_names_the_choices():
     with pytest.raises(ConfigError) as caught:
-        parse(["--config", str(MOE_CONFIG), "--reward_preset", "loudest"], cpu=True)
+        parse(["--config", str(MOE_CONFIG), "--preset", "loudest"], cpu=True)
     assert "loudest" in str(caught.value)
     assert all(preset in str(caught.value) for preset in PRESETS)
 
@@ -285,7 +286,7 @@ def test_routed_experts_need_target_parameters(standin, tmp_path):
 def test_eval_loads_the_adapter_it_evaluates(adapted):
     from brushwork.eval.generate import load_policy as eval_policy
 
-    _, policy = eval_policy(str(adapted.folder), str(adapted.adapter), device="cpu")
+    policy, _ = eval_policy(str(adapted.folder), str(adapted.adapter), device="cpu")
     assert _missed(adapted.adapter, policy) == []
 
 

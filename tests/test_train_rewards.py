@@ -9,8 +9,7 @@ from types import SimpleNamespace
 import pytest
 from test_score import CHEAT, HONEST
 
-from brushwork.render import RenderConfig
-from brushwork.score.service import ServiceConfig
+from brushwork.score.options import ScoringOptions
 from brushwork.train.rewards import BrushworkReward, completion_text, group_seed
 from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
 
@@ -59,12 +58,10 @@ def test_reward_function_contract(example_pool):
 
 @pytest.mark.slow
 def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
-    from brushwork.score.build import BackendOptions
-
     hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
-    down = BackendOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9")  # nothing listens there
-    reward = BrushworkReward(config=ServiceConfig(render=RenderConfig(workers=1, timeout_s=6, cpu_budget_s=1.5),
-                                                  backends=down))
+    down = ScoringOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9",   # nothing listens there
+                          workers=1, render_timeout_s=6, render_cpu_budget_s=1.5)
+    reward = BrushworkReward(config=down)
     assert reward(prompts=["p", "p"], completions=[hang, HONEST], seed=[1, 1]) == [0.0, None]
     assert reward.last[0].infra is None and not reward.last[0].passed   # the sketch's hang: 0
     assert "aesthetic" in reward.last[1].infra                          # our outage: None, with a reason

@@ -1,89 +1,112 @@
-"""`make demo`: gate, render and score the bundled example replies against the example
-pool with the offline defaults; print a table; write a gallery."""
+"""`make demo`: the bundled example replies through the pipeline (gate, render, score against
+the example pool with the offline defaults); a table and a gallery of the results.
+
+    paint_examples   the pipeline part: every example through one `Pipeline`, concurrently
+    demo_table       the rich table `brushwork demo` prints
+    write_demo_gallery   the HTML gallery (cheats are rendered too, to show what the gate refused)
+"""
 
 from __future__ import annotations
 
-import asyncio
-from importlib import resources
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from brushwork.paths import example_files
 
-def example_files() -> list[Path]:
-    folder = resources.files("brushwork").joinpath("examples")
-    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".md"))
+__all__ = ["demo_table", "example_files", "paint_examples", "run_demo", "write_demo_gallery"]
 
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.2f}"
 
 
-def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Console, progress) -> int:
-    from brushwork.gate.live import gate_reply
-    from brushwork.pool import example_pool_dir
-    from brushwork.render import RenderConfig, Renderer, SyncRenderer
-    from brushwork.report.gallery import Card, write_gallery
-    from brushwork.score import Scorer, ScorerConfig
-    from brushwork.score.build import BackendOptions, build_backends, reward_config
+def paint_examples(files: list[Path], workers: int | None = None, use_cache: bool = True,
+                   progress: Callable | None = None) -> tuple[str, list]:
+    """Gate, render and score every file on one pipeline (judge-led weights, example pool);
+    returns the pool's snapshot and a `Painting` per file. `progress` (a callable returning a
+    rich `Progress`, or None) shows the pool's first rendering and one step per example."""
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.pipeline import Pipeline
 
-    files = example_files()
-    if not files:
-        console.print("[red]no bundled examples found (src/brushwork/examples/*.md)[/]")
-        return 1
-    cfg = RenderConfig(use_cache=use_cache, **({"workers": workers} if workers else {}))
-    from brushwork.cli.common import load_pool_with_progress
+    options = ScoringOptions(workers=workers or 0, render_cache=use_cache)
+    # the example pool is rendered on first use (with a bar), the taste model fitted on it
+    pipeline = Pipeline(options, progress=progress)
+    with pipeline:
+        texts = [path.read_text(encoding="utf-8") for path in files]
+        threads = max(1, min(len(texts), 2 * options.render_workers))
+        with ThreadPoolExecutor(threads) as executor:
+            if progress is None:
+                paintings = list(executor.map(lambda text: _paint(pipeline, text), texts))
+            else:
+                with progress() as bar:
+                    task = bar.add_task("painting and scoring the examples", total=len(texts))
 
-    with SyncRenderer(cfg) as pool_renderer:
-        pool = load_pool_with_progress(example_pool_dir(), renderer=pool_renderer)
-    reward = reward_config("judge-led", None)
-    with console.status("fitting the taste model on the example pool"):
-        judge, aesthetic = build_backends(pool, BackendOptions(), reward)
+                    def one(text):
+                        painting = _paint(pipeline, text)
+                        bar.advance(task)
+                        return painting
+                    paintings = list(executor.map(one, texts))
+        return pipeline.pool.snapshot, paintings
 
-    async def run():
-        with progress() as bar:
-            task = bar.add_task("painting and scoring the examples", total=len(files))
-            async with Renderer(cfg) as renderer:
-                scorer = Scorer(renderer, pool, judge, aesthetic, ScorerConfig(reward=reward))
 
-                async def one(path):
-                    # render_all: the gallery shows what each cheat would have painted, too
-                    gated = await gate_reply(path.read_text(), renderer, scorer.config.gate, render_all=True)
-                    card = await scorer.score_gated(gated, group_seed=0)
-                    bar.advance(task)
-                    return gated, card
-                return await asyncio.gather(*(one(f) for f in files))
+def _paint(pipeline, text: str):
+    # render_all: the gallery shows what each cheat would have painted, too
+    return pipeline.run(text, group_seed=0, render_all=True)
 
-    results = asyncio.run(run())
-    out_dir.mkdir(parents=True, exist_ok=True)
+
+def demo_table(files: list[Path], paintings: list, snapshot: str) -> Table:
     table = Table("example", "verdict", "violations", "paint", "len", "judge", "aes", "reward", "render s",
-                  title=f"brushwork demo: gate, render, score (judge-led, example pool {pool.snapshot})")
-    cards = []
-    for path, (g, card) in zip(files, results):
-        r = g.render
-        image = None
-        if r is not None and r.png is not None:
-            image = f"{path.stem}.png"
-            (out_dir / image).write_bytes(r.png)
-        verdict = "[green]pass[/]" if g.report.passed else "[red]fail[/]"
-        table.add_row(path.stem, verdict, ", ".join(g.report.ids) or "-",
+                  title=f"brushwork demo: gate, render, score (judge-led, example pool {snapshot})")
+    for path, p in zip(files, paintings):
+        r, card = p.render, p.card
+        verdict = "[green]pass[/]" if p.report.passed else "[red]fail[/]"
+        table.add_row(path.stem, verdict, ", ".join(p.report.ids) or "-",
                       f"{100 * r.paint_fraction:.1f}%" if r and r.paint_fraction is not None else "-",
                       _fmt(card.length), _fmt(card.judge), _fmt(card.aesthetic),
                       "None" if card.total is None else f"[bold]{card.total:.3f}[/]",
                       f"{r.timings.wall_s:.2f}" if r else "-")
+    return table
+
+
+def write_demo_gallery(out_dir: Path, files: list[Path], paintings: list) -> Path:
+    """OUT/<example>.png for every painting and OUT/index.html; returns the page."""
+    from brushwork.report.gallery import Card, write_gallery
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cards = []
+    for path, p in zip(files, paintings):
+        r, card = p.render, p.card
+        image = None
+        if p.png is not None:
+            image = f"{path.stem}.png"
+            (out_dir / image).write_bytes(p.png)
         facts = [f"reward {_fmt(card.total)}", f"judge {_fmt(card.judge)}", f"aesthetic {_fmt(card.aesthetic)}",
                  f"length {_fmt(card.length)}"]
         if r is not None:
             facts += [f"paint {100 * (r.paint_fraction or 0):.1f}%",
                       f"{r.timings.wall_s:.2f}s" + (" (cached)" if r.cache_hit else "")]
-        cards.append(Card(name=path.stem, passed=g.report.passed, infra=g.report.infra_failure, image=image,
-                          violations=tuple((v.id, v.message) for v in g.report.violations), facts=tuple(facts),
-                          code=g.sketch.code if g.sketch else ""))
-    console.print(table)
-    page = write_gallery(out_dir / "index.html", "brushwork demo",
+        cards.append(Card(name=path.stem, passed=p.report.passed, infra=p.report.infra_failure, image=image,
+                          violations=tuple((v.id, v.message) for v in p.report.violations), facts=tuple(facts),
+                          code=p.sketch.code if p.sketch else ""))
+    return write_gallery(out_dir / "index.html", "brushwork demo",
                          "Bundled example replies, gated, rendered and scored against the example pool "
                          "(offline taste judge and aesthetic, judge-led weights). Cheats are rendered too, to show "
                          "what the gate refused; they score 0.", cards)
+
+
+def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Console,
+             progress: Callable | None = None) -> int:
+    """The whole demo: paint the examples, print the table, write the gallery; the exit code."""
+    files = example_files()
+    if not files:
+        console.print("[red]no bundled examples found (src/brushwork/examples/*.md)[/]")
+        return 1
+    snapshot, paintings = paint_examples(files, workers, use_cache, progress)
+    console.print(demo_table(files, paintings, snapshot))
+    page = write_demo_gallery(out_dir, files, paintings)
     console.print(f"gallery: [bold]{page}[/]")
     return 0

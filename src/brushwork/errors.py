@@ -29,3 +29,43 @@ class DependencyNotInstalled(SetupError):
 
     def __init__(self, package: str, extra: str):
         super().__init__(f"{package} is not installed: pip install 'brushwork[{extra}]'")
+
+
+# -- the environment ---------------------------------------------------------------------------
+class EpisodeError(ConfigError):
+    """The episode was used out of order (stepped before reset or after it ended)."""
+
+
+class SessionClosed(EpisodeError):
+    """The server reclaimed this session (idle past its timeout); reconnect and reset."""
+
+
+class EnvServerError(BrushworkError):
+    """The environment server answered with an error (bad arguments, an episode used out of
+    order, capacity). `code` is the server's error code; the message is the server's."""
+
+    def __init__(self, message: str, code: str = "UNKNOWN"):
+        super().__init__(f"{message} (code: {code})")
+        self.code = code
+
+
+# -- remote services ---------------------------------------------------------------------------
+class ServiceUnavailable(BrushworkError):
+    """A remote service (a chat model, a judge, a scorer, the environment server) could not
+    answer after its retries: an infrastructure failure, never a verdict on a painting."""
+
+
+class JudgeUnavailable(ServiceUnavailable):
+    """The judge backend could not answer after its retries (infrastructure, not the painting)."""
+
+
+class ScorerUnavailable(ServiceUnavailable):
+    """The aesthetic scorer could not answer after its retries."""
+
+
+class ModelUnavailable(ServiceUnavailable):
+    """The code model or the critic could not answer after its retries."""
+
+
+class EnvConnectionError(ServiceUnavailable):
+    """The environment server could not be reached, even after reconnecting and retrying once."""

@@ -56,12 +56,6 @@ def render_config(workers: int | None, size: int = 600, no_cache: bool = False, 
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):
     """A pool store (at a snapshot) or folder (default: the bundled example pool), with a
     progress bar while a folder's sketches are rendered the first time."""
-    from brushwork.pool import example_pool_dir
-    from brushwork.pool.snapshot import open_pool
+    from brushwork.pool.snapshot import load_pool_with_progress as load
 
-    with progress() as bar:
-        task = bar.add_task("rendering the pool's paintings (first use only)", total=None)
-
-        def on_rendered(done, total):
-            bar.update(task, completed=done, total=total)
-        return open_pool(path or example_pool_dir(), snapshot, renderer=renderer, on_rendered=on_rendered)
+    return load(path, progress, renderer=renderer, snapshot=snapshot)

@@ -15,7 +15,7 @@ from brushwork.cli.common import FilesArg, app, gate_config, out, progress, rend
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
                       label: str):
     """Gate (and render) every file concurrently, with a progress bar. Returns Gated in file order."""
-    from brushwork.gate.live import gate_reply, gate_static
+    from brushwork.gate.reply import gate_reply, gate_static
     from brushwork.render import Renderer
 
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
@@ -146,8 +146,8 @@ def rules():
 @app.command()
 def language():
     """Print the sketch language: the p5 functions, constants and JavaScript globals a sketch may name."""
+    from brushwork.core import language as L
     from brushwork.gate import DEFAULT_ALLOWED
-    from brushwork.gate import language as L
 
     table = Table("kind", "names", "rule")
     table.add_row("brush methods", ", ".join(f"brush.{m}" for m in DEFAULT_ALLOWED), "calls as statements (--allow)")

@@ -166,7 +166,8 @@ def check(root: Path = RootArg, threshold: int = ThresholdOpt):
 @pool_app.command("report")
 def report(root: Path = RootArg, html: Path = typer.Option(None, help="also write an HTML report here")):
     """Counts, rater agreement, diversity and warnings (terminal, and HTML with thumbnails)."""
-    from brushwork.pool.report import build_report, print_report, write_html
+    from brushwork.pool.report import build_report, print_report
+    from brushwork.pool.report_html import write_html
 
     store = _store(root)
     with console.status("measuring the pool"):
@@ -189,8 +190,8 @@ def generate(root: Path = RootArg,
     """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally."""
     import os
 
+    from brushwork.painter import SUBJECTS
     from brushwork.pool import generate as gen
-    from brushwork.pool.painter import SUBJECTS
     from brushwork.render import Renderer, SyncRenderer
 
     store = _store(root)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import FilesArg, app, console, load_pool_with_progress, out, progress, render_config
+from brushwork.cli.common import FilesArg, app, console, load_pool_with_progress, out, progress
 
 taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
 judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
@@ -54,37 +55,31 @@ def score(
 ):
     """Score replies: gate, render, pairwise judge and aesthetic, weighted like the recipe."""
     from brushwork.errors import BrushworkError
-    from brushwork.render import Renderer
-    from brushwork.score import Scorer, ScorerConfig
-    from brushwork.score.build import BackendOptions, build_backends, reward_config
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.pipeline import Pipeline
 
     try:
-        reward = reward_config(preset, reward_file)
-        pool = _pool(pool_dir, snapshot) if reward.weights.judge > 0 or "taste" in (judge, aesthetic) else None
-        options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
-                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste)
-        judge_, aesthetic_ = build_backends(pool, options, reward)
+        options = ScoringOptions(pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file,
+                                 judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
+                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers)
+        pipeline = Pipeline(options, progress=progress)   # a pool folder's first use renders it: a bar
     except BrushworkError as e:
         _fail(e)
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
 
-    async def run():
-        with progress() as bar:
-            task = bar.add_task("scoring", total=len(files))
-            async with Renderer(render_config(workers)) as renderer:
-                scorer = Scorer(renderer, pool, judge_, aesthetic_, ScorerConfig(reward=reward))
+    with pipeline, progress() as bar:
+        task = bar.add_task("scoring", total=len(files))
 
-                async def one(reply):
-                    card = await scorer.score(reply, seed=seed, group_seed=group_seed)
-                    bar.advance(task)
-                    return card
-                return await asyncio.gather(*(one(r) for r in replies))
-
-    cards = asyncio.run(run())
+        def one(reply):
+            card = pipeline.run(reply, seed=seed, group_seed=group_seed).card
+            bar.advance(task)
+            return card
+        with ThreadPoolExecutor(max_workers=max(1, min(len(replies), 4 * options.render_workers))) as threads:
+            cards = list(threads.map(one, replies))
     if as_json:
         typer.echo(json.dumps([{"file": str(f), **c.to_dict()} for f, c in zip(files, cards)], indent=2))
         return
-    out.print(score_table(files, cards, reward.preset or "custom"))
+    out.print(score_table(files, cards, pipeline.reward.preset or "custom"))
 
 
 def _fmt(x: float | None) -> str:
@@ -92,13 +87,14 @@ def _fmt(x: float | None) -> str:
 
 
 def score_table(files, cards, preset: str) -> Table:
-    table = Table("file", "gate", "length", "judge", "aesthetic", "total", "notes", title=f"reward ({preset})")
+    from brushwork.score.reward import TERMS
+
+    table = Table("file", *TERMS, "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
-        table.add_row(str(Path(f).name), _fmt(c.gate), _fmt(c.length), _fmt(c.judge), _fmt(c.aesthetic), total,
-                      notes)
+        table.add_row(str(Path(f).name), *(_fmt(v) for v in c.terms.values()), total, notes)
     return table
 
 
@@ -140,13 +136,16 @@ def judge_audit(
     """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties."""
     from brushwork.errors import BrushworkError
     from brushwork.score.audit import audit
-    from brushwork.score.build import BackendOptions, build_backends, reward_config
+    from brushwork.score.build import build_backends
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.reward import RewardConfig
 
     try:
         pool = _pool(pool_dir, snapshot)
-        options = BackendOptions(judge=judge, judge_url=judge_url, judge_model=judge_model,
-                                 judge_prompt=judge_prompt, taste_model=taste, verdict_cache=False)
-        pj, _ = build_backends(pool, options, reward_config("judge-led", None))
+        options = ScoringOptions(pool=pool_dir, snapshot=snapshot, judge=judge, judge_url=judge_url,
+                                 judge_model=judge_model, judge_prompt=judge_prompt, taste_model=taste,
+                                 verdict_cache=False)
+        pj, _ = build_backends(pool, options, RewardConfig.from_preset("judge-led"))
     except BrushworkError as e:
         _fail(e)
     with console.status(f"asking {pj.backend.model_id} about {pairs} pairs, 4 times each"):

@@ -55,7 +55,7 @@ def _announce(brush, grpo, model):
     where = ", ".join(brush.env_urls) if brush.env_urls else "in this process"
     what = "the tiny local model" if brush.tiny else model.model_name_or_path
     console.print(f"[bold]brushwork train[/]: {what}, {'multi-turn' if brush.multi_turn else 'single-turn'}, "
-                  f"environment {where}, reward {brush.reward_preset} (judge {brush.judge}, "
+                  f"environment {where}, reward {brush.preset} (judge {brush.judge}, "
                   f"aesthetic {brush.aesthetic}), lr {grpo.learning_rate:g}, "
                   f"{'CPU' if grpo.use_cpu else 'GPU'}{', no gradient checkpointing' if grpo.use_cpu else ''}")
 

@@ -24,19 +24,7 @@ from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
-from brushwork.errors import BrushworkError
-
-
-class EnvServerError(BrushworkError):
-    """The server answered with an error (bad arguments, an episode used out of order, capacity)."""
-
-    def __init__(self, message: str, code: str = "UNKNOWN"):
-        super().__init__(f"{message} (code: {code})")
-        self.code = code
-
-
-class EnvConnectionError(BrushworkError):
-    """The server could not be reached, even after reconnecting and retrying once."""
+from brushwork.errors import EnvConnectionError, EnvServerError
 
 
 @dataclass
@@ -98,7 +86,8 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
             except (ConnectionClosed, InvalidHandshake, OSError) as e:
                 if attempt == 2:
                     raise EnvConnectionError(f"lost the connection to {self._base_url} again after "
-                                             f"reconnecting: {e}") from e
+                                             f"reconnecting: {e} (check that `brushwork serve` is still up "
+                                             "and reachable at that URL)") from e
             except EnvServerError as e:
                 if attempt == 2 or SESSION_RECLAIMED not in str(e):
                     raise
@@ -131,7 +120,8 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
             except ConnectionError as e:
                 if time.monotonic() >= deadline:
                     raise EnvConnectionError(f"cannot reach {self._base_url} after {self._reconnect_wait_s:g}s: "
-                                             f"{e}") from e
+                                             f"{e} (start `brushwork serve` there, check the URL, or raise "
+                                             "reconnect_wait_s)") from e
                 await asyncio.sleep(0.5)
 
     async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ references: those would teach the answer key instead of painting.
 
 from __future__ import annotations
 
-from brushwork.gate.live import Gated
+from brushwork.gate.reply import Gated
 
 _MAX_ITEMS = 8   # violations / errors listed; the rest are counted
 

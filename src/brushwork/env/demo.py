@@ -18,12 +18,12 @@ def policy_reply(subject: str, seed: int) -> str:
     from brushwork.errors import ConfigError
 
     try:
-        from brushwork.pool.painter import paint
+        from brushwork.painter import paint
 
         painting = paint(seed, _bare(subject))
         return f"Here is {subject} in loose watercolour.\n\n```js\n{painting.code}\n```\n"
     except (ImportError, ConfigError):
-        from brushwork.demo import example_files
+        from brushwork.paths import example_files
 
         good = [p for p in example_files() if p.name.startswith("good_")]
         return good[seed % len(good)].read_text(encoding="utf-8")

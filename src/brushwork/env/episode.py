@@ -18,21 +18,17 @@ from typing import TYPE_CHECKING, Literal
 
 from brushwork.env.critique import critique
 from brushwork.env.tasks import Task, make_task
-from brushwork.errors import ConfigError
-from brushwork.gate.live import Gated
-from brushwork.gate.report import Violation
+from brushwork.errors import ConfigError, EpisodeError
+from brushwork.gate.reply import Gated
+from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
-from brushwork.score.reward import PRESETS, Weights, total
+from brushwork.score.reward import PRESETS
 
 if TYPE_CHECKING:
-    from brushwork.score.service import ScoringService
+    from brushwork.score.pipeline import Painting, Pipeline
 
 RewardMode = Literal["final", "best"]
 MAX_REVISIONS = 8
-
-
-class EpisodeError(ConfigError):
-    """The episode was used out of order (stepped before reset or after it ended)."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +51,18 @@ class EpisodeConfig:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One painting of an episode: its gate verdict and render, and its score once scored."""
+    """One painting of an episode: its gate verdict, render and (once scored) ScoreCard."""
 
     revision: int
-    gated: Gated
-    card: ScoreCard | None = None
-    total: float | None = None
+    painting: Painting
+
+    @property
+    def gated(self) -> Gated:
+        return self.painting.gated
+
+    @property
+    def total(self) -> float | None:
+        return self.painting.total
 
 
 @dataclass(frozen=True)
@@ -88,15 +90,15 @@ class Turn:
 class Episode:
     """One task and its paintings. Not thread-safe: one caller (session) at a time."""
 
-    def __init__(self, service: ScoringService, task: Task, config: EpisodeConfig, episode_id: str):
-        self.service = service
+    def __init__(self, pipeline: Pipeline, task: Task, config: EpisodeConfig, episode_id: str):
+        self.pipeline = pipeline
         self.task = task
         self.config = config
         self.episode_id = episode_id
         self.attempts: list[Attempt] = []
         self.done = False
         self.final: Turn | None = None
-        self._weights = _weights_for(service, config.preset)
+        pipeline.weights_for(config.preset)  # a preset this pipeline cannot compute fails here, not at the end
 
     @property
     def group_seed(self) -> int:
@@ -112,8 +114,8 @@ class Episode:
             raise EpisodeError("this episode is over: call reset() to start a new one")
         if done and self.attempts and not (response or "").strip():
             return self._finish()   # "done" without a new sketch keeps the previous painting
-        gated = self.service.gate_and_render(response, seed=self.task.seed)
-        attempt = Attempt(len(self.attempts), gated)
+        attempt = Attempt(len(self.attempts), self.pipeline.gate(response, seed=self.task.seed))
+        gated = attempt.gated
         last = done or len(self.attempts) + 1 > self.config.revisions
         if last or self.config.reward_mode == "best":
             attempt = self._scored(attempt)
@@ -124,25 +126,24 @@ class Episode:
                     critique(gated, attempt.revision, self.revisions_left), png=_png(gated))
 
     def _scored(self, attempt: Attempt) -> Attempt:
-        card = self.service.score_gated(attempt.gated, seed=self.task.seed, group_seed=self.group_seed,
-                                        subject=self.task.subject)
-        return Attempt(attempt.revision, attempt.gated, card, _reweigh(card, self._weights))
+        painting = self.pipeline.score(attempt.painting, seed=self.task.seed, group_seed=self.group_seed,
+                                       subject=self.task.subject, preset=self.config.preset)
+        return Attempt(attempt.revision, painting)
 
     def _finish(self) -> Turn:
         last = self.attempts[-1]
-        if last.card is None:
+        if last.painting.card is None:
             last = self.attempts[-1] = self._scored(last)
         chosen = last
         if self.config.reward_mode == "best":
             numeric = [a for a in self.attempts if a.total is not None]
             chosen = max(numeric, key=lambda a: (a.total, a.revision)) if numeric else last
-        card = chosen.card
+        card = chosen.painting.card
         reward = chosen.total
         infra = None
         if reward is None:
             infra = card.infra or "no honest score (an infrastructure failure)"
-        terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic,
-                 "total": reward}
+        terms = {**card.terms, "total": reward}
         self.done = True
         self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0),
                           reward=reward, card=card, terms=terms, infra=infra, png=_png(last.gated),
@@ -154,46 +155,23 @@ def _png(gated: Gated) -> bytes | None:
     return gated.render.png if gated.render is not None else None
 
 
-def _weights_for(service: ScoringService, preset: str | None) -> Weights | None:
-    """The episode's weights, or None to use the service's own totals. A preset may only weight
-    terms the service computes (a hps-only server runs no judge)."""
-    if preset is None or preset == service.reward.preset:
-        return None
-    weights, served = PRESETS[preset], service.reward.weights
-    missing = [name for name in ("length", "judge", "aesthetic")
-               if getattr(weights, name) > 0 and getattr(served, name) == 0]
-    if missing:
-        raise ConfigError(f"preset {preset!r} weights {', '.join(missing)}, which this server does not compute "
-                          f"(it scores with {service.reward.preset or 'custom weights'}); start it with "
-                          f"--preset {preset}")
-    return weights
-
-
-def _reweigh(card: ScoreCard, weights: Weights | None) -> float | None:
-    if weights is None:
-        return card.total
-    if not card.passed:
-        return None if card.total is None else 0.0
-    return total(weights, True, card.length, card.judge, card.aesthetic)
-
-
 class EpisodeRunner:
-    """Starts episodes on one shared scoring service (one warm renderer for every episode).
+    """Starts episodes on one shared pipeline (one warm renderer for every episode).
 
     The server's sessions each hold one episode at a time; a trainer's in-process
     environment can do the same without a server::
 
-        runner = EpisodeRunner(ScoringService(ServiceConfig()))
+        runner = EpisodeRunner(Pipeline(ScoringOptions()))
         episode = runner.start(seed=3, subject="a coral hibiscus", revisions=2)
         turn = episode.submit(reply)        # turn.png, turn.critique; turn.reward when turn.done
     """
 
-    def __init__(self, service: ScoringService):
-        self.service = service
+    def __init__(self, pipeline: Pipeline):
+        self.pipeline = pipeline
 
     @property
     def allowed_methods(self) -> tuple[str, ...]:
-        return tuple(self.service.scorer.config.gate.allowed_methods)
+        return tuple(self.pipeline.gate_config.allowed_methods)
 
     def start(self, seed: int | None = None, episode_id: str | None = None, subject: str | None = None,
               domain: str | None = None, references: int | None = None, revisions: int = 0,
@@ -208,4 +186,4 @@ class EpisodeRunner:
             raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
         config = EpisodeConfig(revisions, reward_mode, preset, references)
         task = make_task(seed, subject, domain, self.allowed_methods)
-        return Episode(self.service, task, config, episode_id or uuid.uuid4().hex)
+        return Episode(self.pipeline, task, config, episode_id or uuid.uuid4().hex)

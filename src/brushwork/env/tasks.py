@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from brushwork.errors import ConfigError
-from brushwork.gate.report import DEFAULT_ALLOWED
+from brushwork.gate.config import DEFAULT_ALLOWED
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ pool's evaluation split (`brushwork eval`).
     metrics.py    `Sample`, `Metrics`, `EvalRun` and the pure functions that summarise samples
     curves.py     training curves (metrics.jsonl, per-step film summaries) as PNG plots
     report.py     eval.json and the self-contained HTML report
+    runner.py     `Plan` and `run_eval`: one whole evaluation, from options to the files it writes
 
 Names are imported on first use, so `brushwork --help` loads neither numpy nor torch.
 """
@@ -28,6 +29,9 @@ _EXPORTS = {
     "summarize": "brushwork.eval.metrics",
     "training_curves": "brushwork.eval.curves",
     "write_report": "brushwork.eval.report",
+    "EvalResult": "brushwork.eval.runner",
+    "Plan": "brushwork.eval.runner",
+    "run_eval": "brushwork.eval.runner",
 }
 
 __getattr__, __all__ = lazy_exports(__name__, _EXPORTS)

@@ -1,4 +1,4 @@
-"""What an evaluation looks at, as `Sample`s: a policy's replies scored by the ScoringService,
+"""What an evaluation looks at, as `Sample`s: a policy's replies scored by the pipeline,
 or the frames of a film (their stored ScoreCards reused, nothing re-rendered); then each
 passed painting judged against the pool's *evaluation* references.
 
@@ -23,10 +23,11 @@ from pathlib import Path
 
 from brushwork.errors import ConfigError
 from brushwork.eval.metrics import Sample
-from brushwork.gate.report import Violation
+from brushwork.gate.verdict import Violation
 from brushwork.pool import Pool, PoolItem
-from brushwork.score.card import Cost, ScoreCard, Timings
+from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.judge import Comparison, PairwiseJudge, Verdict
+from brushwork.score.reward import TERMS
 
 REFERENCE_TIERS = ("love", "okay")
 DEFAULT_REFERENCES = 6
@@ -60,9 +61,9 @@ def eval_references(pool: Pool, prompt: str, count: int = DEFAULT_REFERENCES,
     return tuple(drawn)
 
 
-def score_replies(service, rows: list[dict], replies: list[list[str]], parallel: int = 8,
+def score_replies(pipeline, rows: list[dict], replies: list[list[str]], parallel: int = 8,
                   on_done: Callable[[], None] | None = None) -> list[Sample]:
-    """Gate, render and score every reply (`replies[i]` answer `rows[i]`) on a ScoringService.
+    """Gate, render and score every reply (`replies[i]` answer `rows[i]`) on a `Pipeline`.
     Every reply to one prompt renders with the row's seed and meets the same training
     references (group seed = row seed), as in a GRPO group."""
     from brushwork.train.rewards import prompt_text
@@ -71,13 +72,11 @@ def score_replies(service, rows: list[dict], replies: list[list[str]], parallel:
 
     def one(job) -> Sample:
         row, reply = job
-        gated = service.gate_and_render(reply, seed=row["seed"])
-        card = service.score_gated(gated, seed=row["seed"], group_seed=row["seed"], subject=row["subject"])
+        painting = pipeline.run(reply, seed=row["seed"], group_seed=row["seed"], subject=row["subject"])
         if on_done is not None:
             on_done()
         return Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
-                      seed=row["seed"], reply=reply, png=gated.render.png if gated.render is not None else None,
-                      card=card)
+                      seed=row["seed"], reply=reply, png=painting.png, card=painting.card)
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         return list(pool.map(one, jobs))
 
@@ -120,7 +119,7 @@ def card_from_dict(data: dict) -> ScoreCard:
     fields = _known(ScoreCard, data)
     fields.update(violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
                   comparisons=comparisons, references=tuple(tuple(r) for r in data.get("references") or ()),
-                  timings=Timings(**_known(Timings, data.get("timings") or {})),
+                  timings=ScoreTimings(**_known(ScoreTimings, data.get("timings") or {})),
                   cost=Cost(**_known(Cost, data.get("cost") or {})),
                   weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
     return ScoreCard(**fields)
@@ -131,8 +130,8 @@ def _card_from_frame(frame) -> ScoreCard:
     violations' severities are not stored there, so a cheating frame marks them all `cheat`."""
     severity = "cheat" if frame.cheated else "broken"
     terms = frame.terms or {}
-    return ScoreCard(passed=frame.passed, total=frame.reward, gate=terms.get("gate"), length=terms.get("length"),
-                     judge=terms.get("judge"), aesthetic=terms.get("aesthetic"), weights={}, preset=None,
+    return ScoreCard(passed=frame.passed, total=frame.reward, **{t: terms.get(t) for t in TERMS}, weights={},
+                     preset=None,
                      violations=tuple(Violation(v, severity, "") for v in frame.violations), infra=frame.infra,
                      paint_fraction=frame.paint_fraction, seed=frame.seed or 0, group_seed=frame.group)
 
@@ -179,7 +178,7 @@ def record_film(samples: list[Sample], folder: Path) -> Path:
         film.record(s.step, index, prompt=s.prompt, reply=s.reply, card=s.card.to_dict(), png=s.png,
                     subject=s.subject, seed=s.seed, group=s.group, reward=s.card.total, passed=s.card.passed,
                     cheated=s.card.cheated, infra=s.card.infra,
-                    terms={t: getattr(s.card, t) for t in ("gate", "length", "judge", "aesthetic")},
+                    terms=s.card.terms,
                     paint_fraction=s.card.paint_fraction, violations=tuple(v.id for v in s.card.violations))
     return folder
 

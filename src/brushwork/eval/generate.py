@@ -44,7 +44,8 @@ def check_source(name: str | None, what: str) -> None:
 
 
 def load_policy(model: str, adapter: str | None = None, device: str | None = None):
-    """(tokenizer, model) ready for generation, the adapter applied when given. The model is
+    """(model, tokenizer) ready for generation, the adapter applied when given (the same order
+    as `brushwork.train.policy.load_policy`). The model is
     loaded with the class its config names, as training does (`brushwork.train.policy`):
     through AutoModelForCausalLM a multimodal Qwen3.5 silently drops most adapter tensors."""
     try:
@@ -67,7 +68,7 @@ def load_policy(model: str, adapter: str | None = None, device: str | None = Non
         except (OSError, ValueError) as e:
             raise ConfigError(f"could not load the adapter {adapter}: {e} (give a folder written by "
                               "save_pretrained, or a hub id that is in the local cache)") from e
-    return tokenizer, policy.to(device).eval()
+    return policy.to(device).eval(), tokenizer
 
 
 def generate_replies(model: str, adapter: str | None, rows: list[dict], samples: int, max_new_tokens: int = 512,
@@ -81,7 +82,7 @@ def generate_replies(model: str, adapter: str | None, rows: list[dict], samples:
         raise ConfigError(f"--samples must be >= 1, got {samples}")
     if max_new_tokens < 1:
         raise ConfigError(f"--max-new-tokens must be >= 1, got {max_new_tokens}")
-    tokenizer, policy = load_policy(model, adapter, device)
+    policy, tokenizer = load_policy(model, adapter, device)
     replies = []
     for n, row in enumerate(rows):
         replies += sample_replies(policy, tokenizer, [row["prompt"]], samples, max_new_tokens, temperature,

@@ -18,7 +18,6 @@ list of them) and the pure functions that compute it.
 
 from __future__ import annotations
 
-import io
 import itertools
 from dataclasses import asdict, dataclass, field
 
@@ -26,8 +25,9 @@ import numpy as np
 
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison
+from brushwork.score.reward import TERMS as REWARD_TERMS
 
-TERMS = ("gate", "length", "judge", "aesthetic", "total")
+TERMS = (*REWARD_TERMS, "total")
 THUMB = 32
 
 
@@ -150,13 +150,9 @@ def judge_consistency(samples: list[Sample]) -> Stat:
 
 def thumbnail(png: bytes, size: int = THUMB) -> np.ndarray:
     """A painting as a size x size x 3 array in 0..1, transparency composited over white."""
-    from PIL import Image
+    from brushwork.core.images import thumbnail_rgb  # PIL only when a diversity is measured
 
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGBA")
-        paper = Image.alpha_composite(Image.new("RGBA", im.size, (255, 255, 255, 255)), im)
-        small = paper.convert("RGB").resize((size, size), Image.BILINEAR)
-    return np.asarray(small, dtype=np.float64) / 255.0
+    return thumbnail_rgb(png, size)
 
 
 def painting_distance(a: np.ndarray, b: np.ndarray) -> float:

@@ -17,8 +17,11 @@ from pathlib import Path
 from string import Template
 
 from brushwork.eval.metrics import EvalRun, Metrics, Sample, Stat
-from brushwork.pool.report_html import SERIES_COLOURS, _table, _thumb
-from brushwork.report.gallery import Card, _card_html
+from brushwork.report.gallery import Card, card_html
+from brushwork.report.html import SERIES_COLOURS
+from brushwork.report.html import table as _table
+from brushwork.report.html import thumb as _thumb
+from brushwork.score.reward import TERMS as REWARD_TERMS
 
 VERSION = 1
 NOTES = ("Win rate: each passed painting meets its prompt's evaluation references (held-out pool paintings, half "
@@ -41,8 +44,7 @@ def metric_rows(m: Metrics) -> list[tuple[str, str]]:
     rows = [("samples", str(m.samples)), ("prompts (groups)", str(m.groups)),
             ("gate pass rate", _fmt(m.pass_rate, ".1%")), ("cheat rate", _fmt(m.cheat_rate, ".1%")),
             ("None rate (infra)", _fmt(m.none_rate, ".1%"))]
-    rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in ("total", "gate", "length",
-                                                                                     "judge", "aesthetic")]
+    rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in ("total", *REWARD_TERMS)]
     rows += [("win rate vs eval", _stat(m.win_rate))]
     rows += [(f"  vs {tier}", _stat(stat)) for tier, stat in m.win_by_tier.items()]
     rows += [("diversity within prompt", _stat(m.diversity)), ("judge consistency", _stat(m.judge_consistency)),
@@ -70,7 +72,7 @@ def sample_record(s: Sample) -> dict:
     c = s.card
     return {"step": s.step, "group": s.group, "prompt": s.prompt, "subject": s.subject, "seed": s.seed,
             "passed": c.passed, "cheated": c.cheated, "infra": c.infra, "total": c.total,
-            "terms": {t: getattr(c, t) for t in ("gate", "length", "judge", "aesthetic")},
+            "terms": c.terms,
             "violations": list(dict.fromkeys(v.id for v in c.violations)), "paint_fraction": c.paint_fraction,
             "win": s.win,
             "eval_comparisons": [{"reference": x.reference, "tier": x.tier, "outcome": x.outcome}
@@ -186,7 +188,7 @@ def gallery_html(run: EvalRun, limit: int) -> str:
     out = []
     for members in groups[:limit]:
         ranked = sorted(members, key=_rank, reverse=True)
-        cards = "".join(_card_html(sample_card(s, f"{run.label} · #{n + 1}")) for n, s in enumerate(ranked))
+        cards = "".join(card_html(sample_card(s, f"{run.label} · #{n + 1}")) for n, s in enumerate(ranked))
         out.append(f'{_prompt_html(members[0])}<div class="grid">{cards}</div>')
     if len(groups) > limit:
         out.append(f"<p>{len(groups) - limit} more prompts not shown (see eval.json).</p>")
@@ -213,7 +215,7 @@ def compare_html(runs: list[EvalRun], limit: int) -> str:
         cells = []
         for run, best in zip(runs, by_prompt):
             s = best.get(prompt)
-            cells.append(_card_html(sample_card(s, f"{run.label} (best)")) if s is not None else
+            cells.append(card_html(sample_card(s, f"{run.label} (best)")) if s is not None else
                          f'<div class="card"><div class="noimg">{html.escape(run.label)}: no painting for this '
                          f"prompt</div></div>")
         rows.append(f'{_prompt_html(first)}<div class="side" style="--cols:{len(runs)}">{"".join(cells)}</div>')

@@ -7,8 +7,9 @@ never raises for anything in the reply.
 
 from __future__ import annotations
 
-from brushwork.gate.report import DEFAULT_ALLOWED, GateConfig, GateReport, Violation
+from brushwork.gate.config import DEFAULT_ALLOWED, GateConfig
 from brushwork.gate.rules import RULES, RULES_BY_ID, Rule
+from brushwork.gate.verdict import GateReport, Violation
 from brushwork.render.result import RenderResult
 from brushwork.sketch import Sketch, extract_sketch
 

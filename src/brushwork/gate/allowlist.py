@@ -2,7 +2,7 @@
 
 A sketch may use only the syntax in `ALLOWED_NODES` (declarations, its own functions and
 plain classes, loops, conditionals, arithmetic, literals), its own names, and the names in
-`brushwork.gate.language`'s tables. What a library call returns is never the sketch's to
+`brushwork.core.language`'s tables. What a library call returns is never the sketch's to
 inspect, so a value that could lead back to p5's instance, renderer or WebGL context never
 enters the sketch's own data. Anything else is a violation, found here with its reason.
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from brushwork.gate import language as L
-from brushwork.gate import vocabulary as V
-from brushwork.gate.report import GateConfig
+from brushwork.core import language as L
+from brushwork.core import vocabulary as V
+from brushwork.gate.config import GateConfig
 from brushwork.gate.syntax import Facts, Node, line, text
 
 Finding = tuple[str, int | None]

@@ -16,7 +16,7 @@ value the sketch ever gives them (names are merged across scopes: a safe over-ap
 
 from __future__ import annotations
 
-from brushwork.gate import language as L
+from brushwork.core import language as L
 from brushwork.gate.syntax import Facts, Node, text
 
 NUM, LIT, TEXT = 0, 1, 2

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from brushwork.errors import SetupError
 
 if TYPE_CHECKING:
-    from brushwork.gate.report import GateConfig
+    from brushwork.gate.config import GateConfig
 
 # Measured on the calibration set of benchmarks/ocr.py (600×600 paintings, one thread):
 # - detection at the canvas's own scale ("max": RapidOCR 1.4.4 then only shrinks images over

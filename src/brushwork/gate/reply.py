@@ -1,5 +1,5 @@
-"""Gate with a render: static rules first, then (when they pass) a real render and the
-run-time rules. The shared path of `brushwork check`, the demo and the reward."""
+"""A whole reply through the gate: the sketch extracted, the static rules, then (when they pass)
+a real render and the run-time rules. The one gate-then-render path; `brushwork.score.pipeline` builds on it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import asyncio
 from dataclasses import dataclass
 
 from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
-from brushwork.gate.report import Violation
 from brushwork.gate.rules import RULES_BY_ID
+from brushwork.gate.verdict import Violation
 from brushwork.render import Renderer, RenderResult
 from brushwork.sketch import Sketch, extract_sketch
 

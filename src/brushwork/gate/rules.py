@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from brushwork.gate import allowlist as A
 from brushwork.gate import runtime_rules as R
 from brushwork.gate import static_rules as S
-from brushwork.gate.report import Severity
+from brushwork.gate.verdict import Severity
 
 
 @dataclass(frozen=True)

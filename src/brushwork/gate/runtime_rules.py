@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from brushwork.gate.report import GateConfig, Severity
+from brushwork.gate.config import GateConfig
+from brushwork.gate.verdict import Severity
 from brushwork.render.result import RenderResult
 
 # (message, line) or (message, line, severity) when a finding overrides its rule's severity.

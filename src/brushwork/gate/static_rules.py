@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from brushwork.gate import vocabulary as V
+from brushwork.core import vocabulary as V
+from brushwork.core.language import IMPLICIT_MEMBERS, reserved_globals
+from brushwork.gate.config import GateConfig
 from brushwork.gate.indexing import TEXT, Kinds
-from brushwork.gate.language import IMPLICIT_MEMBERS, reserved_globals
-from brushwork.gate.report import GateConfig
 from brushwork.gate.syntax import Facts, Member, line, text
 
 Finding = tuple[str, int | None]

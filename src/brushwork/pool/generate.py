@@ -6,9 +6,9 @@ Two sources, both used by `brushwork pool generate`:
   is gated and rendered; then a critic (a VLM, by default the same endpoint) looks at the
   render and the gate's verdict and writes a critique, and the model revises. Every round
   whose sketch passes the gate becomes an item whose provenance links it to its parent.
-- `generate_procedural`: the offline procedural painter (`brushwork.pool.painter`).
+- `generate_procedural`: the offline procedural painter (`brushwork.painter`).
 
-Both return a `Generation`: the new item ids (it is a `list[str]`) plus one `Attempt` per
+Both return a `Generation`: the new item ids (it is a `list[str]`) plus one `Candidate` per
 sketch tried, so an unreachable endpoint, a reply without a sketch or a gate failure is a
 line in the summary, never an exception.
 """
@@ -16,7 +16,6 @@ line in the summary, never an exception.
 from __future__ import annotations
 
 import asyncio
-import base64
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -24,18 +23,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from brushwork.errors import BrushworkError, ConfigError
+from brushwork.core.chat import ChatClient, Retry, image_part
+from brushwork.errors import ConfigError, ModelUnavailable
 from brushwork.gate import GateReport, check
 from brushwork.pool.store import PoolStore
-from brushwork.score.backends import Retry, _post_json
-
-
-class ModelUnavailable(BrushworkError):
-    """The code model or the critic could not answer after its retries."""
 
 
 @dataclass(frozen=True)
-class Attempt:
+class Candidate:
     """One sketch tried for one subject: what became of it."""
 
     subject: str
@@ -60,8 +55,8 @@ class Attempt:
 class Generation(list):
     """The ids of the items added (a `list[str]`), with every attempt behind them."""
 
-    def __init__(self, attempts: Sequence[Attempt] = ()):
-        self.attempts: list[Attempt] = list(attempts)
+    def __init__(self, attempts: Sequence[Candidate] = ()):
+        self.attempts: list[Candidate] = list(attempts)
         super().__init__(a.item_id for a in self.attempts if a.item_id)
 
     @property
@@ -115,22 +110,22 @@ def generate_procedural(store: PoolStore, renderer, n: int, seed: int = 0, subje
                         on_progress: Progress | None = None) -> Generation:
     """Paint `n` procedural paintings (seeds `seed`..`seed + n - 1`, cycling through
     `subjects` when given), render them with a `SyncRenderer`, add those that pass the gate."""
-    from brushwork.pool.painter import paint
+    from brushwork.painter import paint
 
     prompts = PainterPrompts.load()
     paintings = [paint(seed + i, subjects[i % len(subjects)] if subjects else None) for i in range(n)]
-    attempts: dict[int, Attempt] = {}
+    attempts: dict[int, Candidate] = {}
     lock = threading.Lock()
 
     def finished(i: int, render) -> None:   # called as each render finishes, on the renderer's thread
         painting, report = paintings[i], check(paintings[i].code, render=render)
-        attempt = Attempt(painting.subject, i, violations=report.ids,
+        attempt = Candidate(painting.subject, i, violations=report.ids,
                           error=f"render {render.status}: {render.detail}" if report.infra_failure else None)
         if report.passed:
             item = store.add_item(render.png, source=painting.code, subject=painting.subject,
                                   prompt=prompts.user_text(painting.subject), generator="procedural",
                                   provenance={"seed": seed + i, "domain": painting.domain, "params": painting.params})
-            attempt = Attempt(painting.subject, i, item_id=item)
+            attempt = Candidate(painting.subject, i, item_id=item)
         with lock:
             attempts[i] = attempt
             if on_progress is not None:
@@ -156,18 +151,16 @@ class ChatEndpoint:
     def __post_init__(self):
         self.base_url = self.base_url.rstrip("/")
         self.retry = self.retry or Retry(attempts=4, backoff_s=1.0, timeout_s=300.0)
+        self._chat = ChatClient(self.base_url, self.model, self.api_key, self.retry, ModelUnavailable)
 
     async def chat(self, client, messages: list[dict], temperature: float | None = None) -> str:
-        payload = {"model": self.model, "messages": messages, "max_tokens": self.max_tokens,
-                   "temperature": self.temperature if temperature is None else temperature}
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        data = await _post_json(client, f"{self.base_url}/chat/completions", payload, headers, self.retry,
-                                f"model {self.model!r} at {self.base_url}", ModelUnavailable)
-        try:
-            content = data["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError) as e:
-            raise ModelUnavailable(f"model {self.model!r} at {self.base_url} answered without a message") from e
-        return content if isinstance(content, str) else ""
+        """The reply's text; `client` is the `httpx.AsyncClient` the whole generation shares."""
+        answer = await self._chat.complete(messages, max_tokens=self.max_tokens, client=client,
+                                           temperature=self.temperature if temperature is None else temperature)
+        if answer.text is None:
+            raise ModelUnavailable(f"model {self.model!r} at {self.base_url} answered without a message (is it "
+                                   "an OpenAI-compatible /chat/completions endpoint? check the URL ends in /v1)")
+        return answer.text
 
 
 async def generate_openai(store: PoolStore, renderer, subjects: Sequence[str], *, base_url: str, model: str,
@@ -199,7 +192,7 @@ async def generate_openai(store: PoolStore, renderer, subjects: Sequence[str], *
         total = len(subjects) * samples_per_subject * (rounds + 1)
         session = _Session(store, renderer, client, painter, critic, PainterPrompts.load(), on_progress, total)
 
-        async def one(subject: str, sample: int) -> list[Attempt]:
+        async def one(subject: str, sample: int) -> list[Candidate]:
             async with gate:
                 return await session.chain(subject, sample, rounds)
         chains = await asyncio.gather(*(one(s, k) for s in subjects for k in range(samples_per_subject)))
@@ -220,13 +213,13 @@ class _Session:
     total: int = 0      # rounds planned over all chains
     done: int = 0       # rounds settled: tried, or skipped because their chain stopped
 
-    async def chain(self, subject: str, sample: int, rounds: int) -> list[Attempt]:
+    async def chain(self, subject: str, sample: int, rounds: int) -> list[Candidate]:
         """The first draft, then `rounds` revisions; stops at the first infrastructure failure."""
-        from brushwork.gate.live import gate_reply
+        from brushwork.gate.reply import gate_reply
 
         prompt = self.prompts.user_text(subject)
         messages = [{"role": "system", "content": self.prompts.system}, {"role": "user", "content": prompt}]
-        attempts: list[Attempt] = []
+        attempts: list[Candidate] = []
         parent = critique = None
         tried = 0
         for round_ in range(rounds + 1):
@@ -234,7 +227,7 @@ class _Session:
                 reply = await self.painter.chat(self.client, messages)
                 gated = await gate_reply(reply, self.renderer)
             except ModelUnavailable as e:
-                attempts.append(Attempt(subject, sample, round_, error=str(e), critique=critique))
+                attempts.append(Candidate(subject, sample, round_, error=str(e), critique=critique))
                 break
             item = None
             if gated.report.passed:
@@ -244,7 +237,7 @@ class _Session:
                     provenance={"model": self.painter.model, "prompt": prompt, "prompt_version": self.prompts.version,
                                 "critique_round": round_, "parent": parent, "critique": critique})
             error = f"render {gated.render.status}" if gated.report.infra_failure else None
-            attempts.append(Attempt(subject, sample, round_, item, () if item else gated.report.ids, error, critique))
+            attempts.append(Candidate(subject, sample, round_, item, () if item else gated.report.ids, error, critique))
             tried += 1
             self._settled(1)
             if round_ == rounds or error:
@@ -252,7 +245,7 @@ class _Session:
             try:
                 critique = await self._critique(subject, gated)
             except ModelUnavailable as e:
-                attempts.append(Attempt(subject, sample, round_ + 1, error=f"critic: {e}"))
+                attempts.append(Candidate(subject, sample, round_ + 1, error=f"critic: {e}"))
                 break
             parent = item
             code = gated.sketch.code if gated.sketch else "// (the reply contained no sketch)"
@@ -266,11 +259,10 @@ class _Session:
         verdict = _verdict(gated.report)
         if gated.render is None or gated.render.png is None:
             return f"The sketch could not be painted. {verdict}"
-        image = "data:image/png;base64," + base64.b64encode(gated.render.png).decode()
         messages = [{"role": "system", "content": self.prompts.critic_system},
                     {"role": "user", "content": [
                         {"type": "text", "text": self.prompts.critic_user.format(subject=subject, verdict=verdict)},
-                        {"type": "image_url", "image_url": {"url": image}}]}]
+                        image_part(gated.render.png)]}]
         text = (await self.critic.chat(self.client, messages)).strip()
         return text or f"(the critic said nothing) {verdict}"
 

@@ -1,7 +1,7 @@
 """What a pool holds and how far to trust it: counts, rater agreement, diversity and warnings.
 
 `build_report(store)` reads a `PoolStore` once and returns a frozen `PoolReport`;
-`print_report` shows it in the terminal and `write_html` writes one self-contained page
+`print_report` shows it in the terminal and `brushwork.pool.report_html.write_html` writes one self-contained page
 (thumbnails inline, charts as SVG). The pool IS the judge's reward function, so the
 warnings name what would bend that reward: a narrow quality range, too few references,
 one generator or subject owning a tier, raters who disagree.
@@ -15,15 +15,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool.agreement import cohen_kappa, krippendorff_alpha
 from brushwork.pool.store import SPLITS, PoolStore
-from brushwork.score.taste.features import FEATURES, features
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -395,10 +394,3 @@ def _print_agreement(r: PoolReport, console: Console) -> None:
     if p.recorded:
         console.print(f"Preferences: {p.recorded} recorded; of {p.compared} across tiers, {p.agreeing} side with "
                       f"the tiers ({_num(p.share, '.0%')}); {p.ties} ties across tiers")
-
-
-def write_html(report: PoolReport, store: PoolStore, path: Path) -> Path:
-    """Write the report as one self-contained HTML page (see `brushwork.pool.report_html`)."""
-    from brushwork.pool.report_html import write_html as write
-
-    return write(report, store, path)

@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from importlib import resources
 from pathlib import Path
 from string import Template
 
-from PIL import Image
-
 from brushwork.pool.report import Breakdown, PoolReport, _count, _num
 from brushwork.pool.store import PoolStore
+from brushwork.report.html import SERIES_COLOURS
+from brushwork.report.html import table as _table
+from brushwork.report.html import thumb as _thumb
 
 TIER_COLOURS = ("#3f7f5a", "#d2a23a", "#b8574a", "#6d6aa8", "#4f8fb0", "#8a6d4f")
-SERIES_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
-                  "#9c755f", "#bab0ac")
-
-
-def _thumb(png: bytes, size: int = 96) -> str:
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGBA")
-        im = Image.alpha_composite(Image.new("RGBA", im.size, "white"), im).convert("RGB")
-        im.thumbnail((size, size))
-        buf = io.BytesIO()
-        im.save(buf, "JPEG", quality=82)
-    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def _table(headers, rows, cls: str = "") -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def _bars_svg(title: str, rows: list[tuple[str, list[int]]], series: list[str]) -> str:
     """Horizontal stacked bars: one bar per row (tier), one coloured segment per series."""
     label_w, bar_w, row_h, top = 90, 430, 26, 30

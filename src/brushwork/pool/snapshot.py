@@ -100,3 +100,21 @@ def open_pool(path: Path | str, snapshot: str | None = None, renderer=None, on_r
     if snapshot:
         raise ConfigError(f"--snapshot needs a pool store; {path} is a folder (import it: brushwork pool import)")
     return load_pool(path, renderer=renderer, on_rendered=on_rendered)
+
+
+def load_pool_with_progress(path: Path | str | None = None, progress=None, renderer=None,
+                            snapshot: str | None = None) -> Pool:
+    """`open_pool` on `path` (default: the bundled example pool), with a progress bar while a
+    folder's sketches are rendered the first time. `progress` makes the bar: a callable that
+    returns a rich `Progress` context manager (None: no bar)."""
+    from brushwork.pool.folder import example_pool_dir
+
+    path = path or example_pool_dir()
+    if progress is None:
+        return open_pool(path, snapshot, renderer=renderer)
+    with progress() as bar:
+        task = bar.add_task("rendering the pool's paintings (first use only)", total=None)
+
+        def on_rendered(done, total):
+            bar.update(task, completed=done, total=total)
+        return open_pool(path, snapshot, renderer=renderer, on_rendered=on_rendered)

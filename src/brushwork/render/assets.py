@@ -16,9 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 
+from brushwork.core import language as L
+from brushwork.core import vocabulary as V
 from brushwork.errors import SetupError
-from brushwork.gate import language as L
-from brushwork.gate import vocabulary as V
 
 CSP = "; ".join([
     "default-src 'none'",

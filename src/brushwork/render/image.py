@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
-from PIL import Image
+
+from brushwork.core.images import rgb_array
 
 
 def to_rgb(png: bytes) -> np.ndarray:
     """Decode a PNG to an HxWx3 uint8 array, compositing transparency over white paper."""
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGBA")
-        paper = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        return np.asarray(Image.alpha_composite(paper, im).convert("RGB"))
+    return rgb_array(png)
 
 
 def paint_fraction(rgb: np.ndarray, tolerance: int = 4) -> float:

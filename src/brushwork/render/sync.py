@@ -10,13 +10,15 @@ import asyncio
 import threading
 from collections.abc import Iterable
 
-from brushwork.render.renderer import RenderConfig, Renderer
+from brushwork.render.backend import RenderBackend
+from brushwork.render.config import RenderConfig
+from brushwork.render.renderer import Renderer
 from brushwork.render.result import RenderResult
 
 
 class SyncRenderer:
-    def __init__(self, config: RenderConfig | None = None, **overrides):
-        self._renderer = Renderer(config, **overrides)
+    def __init__(self, config: RenderConfig | None = None, backend: RenderBackend | None = None, **overrides):
+        self._renderer = Renderer(config, backend, **overrides)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="brushwork-render", daemon=True)
         self._thread.start()
@@ -32,6 +34,14 @@ class SyncRenderer:
 
     def _call(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def run(self, coro, timeout: float | None = None):
+        """Run a coroutine on the renderer's event loop (any async work that renders, such as
+        scoring) and wait for its result; callable from any thread."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    def status(self) -> dict:
+        return self._renderer.status()
 
     def render(self, code: str, seed: int = 0, size: int | None = None,
                use_cache: bool | None = None) -> RenderResult:

@@ -21,7 +21,7 @@ class Card:
     extra: dict = field(default_factory=dict)
 
 
-def _card_html(c: Card) -> str:
+def card_html(c: Card) -> str:
     badge = ("pass", "pass") if c.passed else (("infra", "infra failure") if c.infra else ("fail", "rejected"))
     img = f'<img src="{html.escape(c.image)}" alt="{html.escape(c.name)}" loading="lazy">' if c.image \
         else '<div class="noimg">not rendered</div>'
@@ -36,7 +36,7 @@ def _card_html(c: Card) -> str:
 def write_gallery(path: Path, title: str, subtitle: str, cards: list[Card]) -> Path:
     template = Template(resources.files("brushwork.report").joinpath("gallery.html").read_text())
     page = template.substitute(title=html.escape(title), subtitle=html.escape(subtitle),
-                               cards="\n".join(_card_html(c) for c in cards))
+                               cards="\n".join(card_html(c) for c in cards))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path

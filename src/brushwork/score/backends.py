@@ -7,58 +7,17 @@ becomes None, never 0). API keys are sent, never logged or put in error messages
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import os
-import time
-from dataclasses import dataclass
 
-from brushwork.errors import BrushworkError, ConfigError
-from brushwork.score.judge import Answer, JudgePrompt, JudgeUnavailable
+from brushwork.core.chat import ChatClient, Retry, image_part, post_json
+from brushwork.errors import ConfigError, JudgeUnavailable, ScorerUnavailable
+from brushwork.score.judge import Answer, JudgePrompt
 from brushwork.score.taste.model import TasteModel
 
-
-class ScorerUnavailable(BrushworkError):
-    """The aesthetic scorer could not answer after its retries."""
-
-
-def _data_url(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode()
-
-
-@dataclass(frozen=True)
-class Retry:
-    attempts: int = 4
-    backoff_s: float = 0.5
-    timeout_s: float = 60.0
-
-
-async def _post_json(client, url: str, payload: dict, headers: dict, retry: Retry, what: str,
-                     error_cls: type[Exception]) -> dict:
-    import httpx
-
-    last = "no attempt"
-    for attempt in range(retry.attempts):
-        if attempt:
-            await asyncio.sleep(retry.backoff_s * 2 ** (attempt - 1))
-        try:
-            response = await client.post(url, json=payload, headers=headers, timeout=retry.timeout_s)
-        except (httpx.TimeoutException, httpx.TransportError) as e:
-            last = f"{type(e).__name__}"
-            continue
-        if response.status_code == 429 or response.status_code >= 500:
-            last = f"HTTP {response.status_code}"
-            continue
-        if response.status_code >= 400:
-            raise error_cls(f"{what} refused the request: HTTP {response.status_code} "
-                            f"{response.text[:200]!r} (check the URL, model name and API key)")
-        try:
-            return response.json()
-        except ValueError:
-            last = "a body that is not JSON"
-            continue
-    raise error_cls(f"{what} unreachable after {retry.attempts} attempts (last: {last})")
+__all__ = ["HPSv3Client", "JudgeUnavailable", "OpenAIJudge", "Retry", "ScorerUnavailable", "TasteAesthetic",
+           "TasteJudge"]
 
 
 class TasteJudge:
@@ -75,7 +34,7 @@ class TasteJudge:
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer:
         p = self.model.prefer(first_png, second_png)
         winner = "first" if p > 0.5 + self.tie_margin else "second" if p < 0.5 - self.tie_margin else "tie"
-        return Answer(f'{{"winner": "{winner}", "reason": "taste model: P(first preferred) = {p:.2f}"}}',
+        return Answer(f'{{"reason": "taste model: P(first preferred) = {p:.2f}", "winner": "{winner}"}}',
                       probability=p)
 
 
@@ -92,53 +51,35 @@ class OpenAIJudge:
         if not self.base_url or not self.model:
             raise ConfigError("the openai judge needs a base URL and a model: --judge-url / BRUSHWORK_JUDGE_BASE_URL "
                               "and --judge-model / BRUSHWORK_JUDGE_MODEL")
-        self.retry = retry
         self.json_mode = json_mode
         self.max_tokens = max_tokens
         self.model_id = f"openai:{self.model}"
-        self._client = None
+        self._chat = ChatClient(self.base_url, self.model, self._api_key, retry, JudgeUnavailable,
+                                what=f"judge at {self.base_url}")
+
+    @property
+    def retry(self) -> Retry:
+        return self._chat.retry
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIJudge(base_url={self.base_url!r}, model={self.model!r})"
 
-    def _http(self):
-        import httpx
-
-        if self._client is None:
-            self._client = httpx.AsyncClient()
-        return self._client
-
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer:
-        payload = {
-            "model": self.model, "temperature": 0, "max_tokens": self.max_tokens,
-            "messages": [
-                {"role": "system", "content": prompt.system},
-                {"role": "user", "content": [
-                    {"type": "text", "text": "Image 1:"},
-                    {"type": "image_url", "image_url": {"url": _data_url(first_png)}},
-                    {"type": "text", "text": "Image 2:"},
-                    {"type": "image_url", "image_url": {"url": _data_url(second_png)}},
-                    {"type": "text", "text": prompt.user_text(subject)},
-                ]},
-            ],
-        }
-        if self.json_mode:
-            payload["response_format"] = {"type": "json_object"}
-        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-        t0 = time.perf_counter()
-        data = await _post_json(self._http(), f"{self.base_url}/chat/completions", payload, headers, self.retry,
-                                f"judge at {self.base_url}", JudgeUnavailable)
-        try:
-            text = data["choices"][0]["message"]["content"] or ""
-        except (KeyError, IndexError, TypeError):
-            text = ""  # a malformed body is an unparsed answer, not an outage
-        tokens = int((data.get("usage") or {}).get("total_tokens") or 0) if isinstance(data, dict) else 0
-        return Answer(text if isinstance(text, str) else str(text), time.perf_counter() - t0, tokens)
+        messages = [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": [
+                {"type": "text", "text": "Image 1:"}, image_part(first_png),
+                {"type": "text", "text": "Image 2:"}, image_part(second_png),
+                {"type": "text", "text": prompt.user_text(subject)},
+            ]},
+        ]
+        answer = await self._chat.complete(messages, temperature=0, max_tokens=self.max_tokens,
+                                           response_format={"type": "json_object"} if self.json_mode else None)
+        # a malformed body is an unparsed answer, not an outage
+        return Answer(answer.text or "", answer.seconds, answer.tokens)
 
     async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        await self._chat.aclose()
 
 
 class TasteAesthetic:
@@ -175,13 +116,14 @@ class HPSv3Client:
 
         if self._client is None:
             self._client = httpx.AsyncClient()
-        data = await _post_json(self._client, f"{self.base_url}/score",
-                                {"images": [base64.b64encode(png).decode()], "prompt": prompt or self.prompt},
-                                {}, self.retry, f"HPSv3 service at {self.base_url}", ScorerUnavailable)
+        data = await post_json(self._client, f"{self.base_url}/score",
+                               {"images": [base64.b64encode(png).decode()], "prompt": prompt or self.prompt},
+                               {}, self.retry, f"HPSv3 service at {self.base_url}", ScorerUnavailable)
         try:
             return float(data["scores"][0])
         except (KeyError, IndexError, TypeError, ValueError) as e:
-            raise ScorerUnavailable(f"HPSv3 service answered without scores: {str(data)[:200]}") from e
+            raise ScorerUnavailable(f"HPSv3 service at {self.base_url} answered without scores: {str(data)[:200]} "
+                                    "(is that URL a `brushwork serve-hpsv3` service?)") from e
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -1,9 +1,8 @@
-"""Build the scorer's parts from plain options (used by the CLI, the demo and the environment)."""
+"""Build the scorer's backends (judge, aesthetic) from `ScoringOptions`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brushwork.errors import ConfigError
 from brushwork.pool import Pool
@@ -11,27 +10,11 @@ from brushwork.score.judge import JudgePrompt, PairwiseJudge
 from brushwork.score.reward import RewardConfig
 from brushwork.score.verdicts import VerdictCache
 
-
-@dataclass(frozen=True)
-class BackendOptions:
-    judge: str = "taste"                 # taste | openai
-    judge_url: str | None = None
-    judge_model: str | None = None
-    judge_prompt: str = "watercolour"
-    judge_concurrency: int = 8
-    aesthetic: str = "taste"             # taste | hpsv3
-    hpsv3_url: str | None = None
-    taste_model: Path | None = None
-    verdict_cache: bool = True
+if TYPE_CHECKING:
+    from brushwork.score.options import ScoringOptions
 
 
-def reward_config(preset: str | None, config_file: Path | None) -> RewardConfig:
-    if config_file is not None:
-        return RewardConfig.from_yaml(config_file)
-    return RewardConfig.from_preset(preset or "judge-led")
-
-
-def build_backends(pool: Pool | None, options: BackendOptions, reward: RewardConfig):
+def build_backends(pool: Pool | None, options: ScoringOptions, reward: RewardConfig):
     """(PairwiseJudge | None, aesthetic | None) for the weights that need them."""
     from brushwork.score.backends import HPSv3Client, OpenAIJudge, TasteAesthetic, TasteJudge
     from brushwork.score.taste.model import load_or_fit

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from brushwork.gate.report import Violation
+from brushwork.gate.verdict import Violation
 from brushwork.score.judge import Comparison
+from brushwork.score.reward import TERMS
 
 
 @dataclass(frozen=True)
-class Timings:
+class ScoreTimings:
     render_s: float = 0.0
     judge_s: float = 0.0
     aesthetic_s: float = 0.0
@@ -47,10 +48,15 @@ class ScoreCard:
     brush_methods: dict = field(default_factory=dict)
     references: tuple[tuple[str, str], ...] = ()   # (id, tier)
     comparisons: tuple[Comparison, ...] = ()
-    timings: Timings = field(default_factory=Timings)
+    timings: ScoreTimings = field(default_factory=ScoreTimings)
     cost: Cost = field(default_factory=Cost)
     seed: int = 0
     group_seed: int | None = None
+
+    @property
+    def terms(self) -> dict[str, float | None]:
+        """Every reward term's value (`reward.TERMS`), None where it did not or could not run."""
+        return {t: getattr(self, t) for t in TERMS}
 
     @property
     def cheated(self) -> bool:

@@ -1,7 +1,8 @@
 """The pairwise judge protocol (SPEC §1), independent of who answers.
 
 The candidate meets each drawn reference twice, once in each order; an answer is
-``{"winner": "first" | "second" | "tie", "reason": ...}``; a comparison counts only when
+``{"reason": ..., "winner": "first" | "second" | "tie"}`` (the reason first, so the judge
+reasons before it decides; the last verdict in a reply wins); a comparison counts only when
 both orders parsed; each order scores the candidate 1 / 0.5 / 0 and the comparison is the
 mean of the two (so a verdict that flips with the order is a tie); the judge term is the
 mean over counted comparisons. Verdicts are cached by (image hashes, order, judge model,
@@ -23,7 +24,7 @@ from typing import Literal, Protocol
 
 import yaml
 
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, JudgeUnavailable
 from brushwork.score.verdicts import VerdictCache
 
 Winner = Literal["first", "second", "tie"]
@@ -78,24 +79,42 @@ class JudgeBackend(Protocol):
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer: ...
 
 
-class JudgeUnavailable(Exception):
-    """The backend could not answer after its retries (infrastructure, not the painting)."""
+_DECODER = json.JSONDecoder()
+_WINNER_FIELD = re.compile(r'"winner"\s*:\s*"([^"\n]*)"', flags=re.IGNORECASE)
+_REASON_FIELD = re.compile(r'"reason"\s*:\s*"(.*?)"\s*,\s*"winner"', flags=re.IGNORECASE | re.DOTALL)
+
+
+def _objects(text: str):
+    """Every top-level JSON object in `text` (prose, code fences and all around them), in order."""
+    pos = 0
+    while (start := text.find("{", pos)) != -1:
+        try:
+            data, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            pos = start + 1
+            continue
+        if isinstance(data, dict):
+            yield data
+        pos = end
 
 
 def parse_answer(text: str) -> tuple[Winner | None, str]:
-    """(winner, reason) from a judge's reply; winner None when it cannot be read."""
-    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip(), flags=re.IGNORECASE)
-    match = re.search(r"\{.*\}", body, flags=re.DOTALL)
-    if not match:
+    """(winner, reason) from a judge's reply; winner None when it cannot be read.
+
+    The prompt asks for ``{"reason": ..., "winner": ...}``: the verdict comes after the
+    reasoning, so the last object with a "winner" decides (a judge that changes its mind
+    ends with its final answer). When no object parses (say, a quote left unescaped in the
+    reason), the last ``"winner": "..."`` field in the text decides. No verdict: None."""
+    text = text[-20_000:]
+    verdicts = [d for d in _objects(text) if "winner" in d]
+    if verdicts:
+        data = verdicts[-1]
+        return _WINNERS.get(str(data["winner"]).strip().lower()), str(data.get("reason", ""))[:300]
+    fields = _WINNER_FIELD.findall(text)
+    if not fields:
         return None, ""
-    try:
-        data = json.loads(match.group(0))
-    except ValueError:
-        return None, ""
-    if not isinstance(data, dict):
-        return None, ""
-    winner = _WINNERS.get(str(data.get("winner", "")).strip().lower())
-    return winner, str(data.get("reason", ""))[:300]
+    reasons = _REASON_FIELD.findall(text)
+    return _WINNERS.get(fields[-1].strip().lower()), (reasons[-1] if reasons else "")[:300]
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,10 @@ import yaml
 
 from brushwork.errors import ConfigError
 
+# The reward's terms, declared once: `Weights` has one field per term, `ScoreCard` one value per
+# term, and logging, observations and reports iterate over this tuple.
+TERMS = ("gate", "length", "judge", "aesthetic")
+
 
 @dataclass(frozen=True)
 class Weights:

@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 
 from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
-from brushwork.gate.live import Gated, gate_reply
+from brushwork.gate.reply import Gated, gate_reply
 from brushwork.pool import Pool, PoolItem
 from brushwork.render import Renderer
 from brushwork.score.backends import ScorerUnavailable
-from brushwork.score.card import Cost, ScoreCard, Timings
+from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.judge import PairwiseJudge
-from brushwork.score.reward import RewardConfig, total
+from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
 
 DEFAULT_MIX = (("love", 2), ("okay", 2))
 
@@ -73,13 +73,17 @@ class Scorer:
         return await self.score_gated(gated, seed, group_seed, subject, t0)
 
     async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
-                          subject: str | None = None, t0: float | None = None) -> ScoreCard:
-        """Score a reply that has already been through `gate_reply` (the demo renders cheats too)."""
+                          subject: str | None = None, t0: float | None = None,
+                          weights: Weights | None = None) -> ScoreCard:
+        """Score a reply that has already been through `gate_reply`. `weights` (default: the
+        reward's) may only weigh terms the scorer has backends for (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
-        cfg, w = self.config, self.config.reward.weights
+        cfg, w = self.config, weights or self.config.reward.weights
+        preset = cfg.reward.preset if weights is None else next(
+            (name for name, p in PRESETS.items() if p == weights), None)
         render = gated.render
         render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
-        base = dict(weights=asdict(w), preset=cfg.reward.preset, violations=gated.report.violations, seed=seed,
+        base = dict(weights=asdict(w), preset=preset, violations=gated.report.violations, seed=seed,
                     group_seed=group_seed, paint_fraction=render.paint_fraction if render else None,
                     brush_methods=dict(render.brush_calls) if render else {},
                     filled_shapes=render.paint_calls if render else 0)
@@ -133,8 +137,8 @@ async def _skipped(width: int):
     return (None, 0.0, None)[:width]
 
 
-def _timings(t0: float, render_s: float, judge_s: float, aes_s: float, remote_s: float = 0.0) -> Timings:
+def _timings(t0: float, render_s: float, judge_s: float, aes_s: float, remote_s: float = 0.0) -> ScoreTimings:
     elapsed = time.perf_counter() - t0
     remote = remote_s
-    return Timings(render_s=render_s, judge_s=judge_s, aesthetic_s=aes_s,
+    return ScoreTimings(render_s=render_s, judge_s=judge_s, aesthetic_s=aes_s,
                    overhead_s=max(0.0, elapsed - render_s - remote), total_s=elapsed)

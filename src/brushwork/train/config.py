@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from brushwork.errors import ConfigError
+from brushwork.score.options import ScoringOptions
 
 # The public recipe's GRPO settings as corrected (SPEC §5); TRL's defaults differ on each.
 RECIPE = {
@@ -25,12 +26,12 @@ RECIPE = {
 }
 RECIPE_LORA = {"use_peft": True, "lora_r": 16, "lora_alpha": 32, "lora_dropout": 0.0,
                "lora_target_modules": ["all-linear"]}
-PRESETS = ("judge-led", "hps-led", "hps-only")
 
 
 @dataclass
-class BrushworkArguments:
-    """The environment, reward and data side of a training run."""
+class BrushworkArguments(ScoringOptions):
+    """The environment, reward and data side of a training run: the scoring options
+    (`ScoringOptions`: pool, preset, judge, aesthetic, workers, render deadline, ...) and these."""
 
     tiny: bool = field(default=False, metadata={
         "help": "build the tiny local Qwen3 model (no download) under OUTPUT_DIR/tiny and train it; "
@@ -46,22 +47,6 @@ class BrushworkArguments:
         "help": "train through BrushworkToolEnv (environment_factory): the model submits with a tool, "
                 "sees its painting and revises"})
     revisions: int = field(default=2, metadata={"help": "multi-turn: revisions after the first painting"})
-    reward_preset: str = field(default="judge-led", metadata={"help": "judge-led, hps-led or hps-only"})
-    reward_file: str | None = field(default=None, metadata={"help": "reward YAML (overrides reward_preset)"})
-    pool: str | None = field(default=None, metadata={"help": "pool store or folder (default: the example pool)"})
-    pool_snapshot: str | None = field(default=None, metadata={"help": "pool store snapshot to draw from"})
-    judge: str = field(default="taste", metadata={"help": "taste (offline) or openai (an OpenAI-compatible VLM)"})
-    judge_url: str | None = field(default=None, metadata={"help": "base URL of the OpenAI-compatible judge"})
-    judge_model: str | None = field(default=None, metadata={"help": "judge model name"})
-    aesthetic: str = field(default="taste", metadata={"help": "taste (offline) or hpsv3 (a serve-hpsv3 URL)"})
-    hpsv3_url: str | None = field(default=None, metadata={"help": "URL of `brushwork serve-hpsv3`"})
-    render_workers: int | None = field(default=None, metadata={"help": "parallel renders (default: CPU count)"})
-    render_timeout: float = field(default=60.0, metadata={"help": "seconds before a render counts as hung; it is "
-                                                                    "rendered once more on a fresh browser (its "
-                                                                    "reward is None unless that hangs too: then 0)"})
-    render_cpu_budget: float | None = field(default=None, metadata={
-        "help": "CPU seconds a sketch's page may spend on one render before it stops as too_slow (reward 0); "
-                "below render_timeout (default: the renderer's, 6)"})
     film: bool = field(default=True, metadata={"help": "save every painting with its code and ScoreCard "
                                                        "under OUTPUT_DIR/film"})
     sft_samples: int = field(default=0, metadata={
@@ -73,14 +58,9 @@ class BrushworkArguments:
         "help": "after the warm-up, sample this many replies and report the static gate pass rate"})
 
     def __post_init__(self):
-        if self.reward_preset not in PRESETS:
-            raise ConfigError(f"reward_preset {self.reward_preset!r} is not one of {', '.join(PRESETS)}")
-        if self.judge not in ("taste", "openai"):
-            raise ConfigError(f"judge {self.judge!r}: use taste or openai")
+        super().__post_init__()
         if self.judge == "openai" and not self.judge_url:
             raise ConfigError("judge openai needs judge_url (the OpenAI-compatible endpoint)")
-        if self.aesthetic not in ("taste", "hpsv3"):
-            raise ConfigError(f"aesthetic {self.aesthetic!r}: use taste or hpsv3")
         if self.aesthetic == "hpsv3" and not self.hpsv3_url:
             raise ConfigError("aesthetic hpsv3 needs hpsv3_url (a running `brushwork serve-hpsv3`)")
         if self.task_repeats < 1 or self.revisions < 0 or self.sft_samples < 0:
@@ -111,16 +91,28 @@ def parser(cpu: bool | None = None):
     return p
 
 
+# Keys renamed when the scoring options were declared once (`ScoringOptions`).
+RENAMED = {"reward_preset": "preset", "pool_snapshot": "snapshot", "render_workers": "workers",
+           "render_timeout": "render_timeout_s", "render_cpu_budget": "render_cpu_budget_s"}
+
+
 def parse(args: list[str], cpu: bool | None = None):
     """(BrushworkArguments, GRPOConfig, ModelConfig) from `--config FILE` and overrides."""
     import yaml
 
     args = list(args)
+    keys = {a[2:].split("=", 1)[0] for a in args if a.startswith("--")}
     if "--config" in args:
         at = args.index("--config") + 1
         if at >= len(args) or not Path(args[at]).is_file():
             raise ConfigError(f"--config {args[at] if at < len(args) else ''}: no such file; give a YAML file such "
                               f"as configs/tiny-cpu.yaml")
+        try:
+            keys |= set(yaml.safe_load(Path(args[at]).read_text()) or {})
+        except (yaml.YAMLError, TypeError) as e:
+            raise ConfigError(f"training config {args[at]}: {e}") from e
+    if old := sorted(keys & set(RENAMED)):
+        raise ConfigError("renamed training keys: " + ", ".join(f"{k} is now {RENAMED[k]}" for k in old))
     try:
         return parser(cpu).parse_args_and_config(args)
     except (ValueError, TypeError, yaml.YAMLError) as e:

@@ -8,7 +8,7 @@ punishing the policy. Its ``__name__`` is the metric key (``rewards/brushwork/me
 rollouts of one GRPO group (same prompt, same step) share one reference draw through the
 group seed. Every term, the gate pass rate, paint fraction and the None rate are logged.
 
-It scores in-process on one shared warm renderer (`ScoringService`) or through one or more
+It scores in-process on one shared pipeline (`brushwork.score.pipeline`) or through one or more
 running `brushwork serve` servers (the OpenEnv client; completions go round-robin), and it
 pickles (the service is rebuilt lazily). With `film` set, every painting is saved with its
 code and ScoreCard (see `brushwork.train.film`).
@@ -22,18 +22,20 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from brushwork.score.service import ScoringService, ServiceConfig
+from brushwork.score.options import ScoringOptions
+from brushwork.score.pipeline import Pipeline
+from brushwork.score.reward import TERMS
 
-_SHARED: dict[int, ScoringService] = {}
+_SHARED: dict[int, Pipeline] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_service(config: ServiceConfig | None = None) -> ScoringService:
-    """One scoring service per process and configuration (one warm renderer pool)."""
-    key = id(config) if config is not None else 0
+def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
+    """One pipeline per process and options (one warm renderer pool)."""
+    key = id(options) if options is not None else 0
     with _SHARED_LOCK:
         if key not in _SHARED:
-            _SHARED[key] = ScoringService(config)
+            _SHARED[key] = Pipeline(options)
         return _SHARED[key]
 
 
@@ -83,7 +85,7 @@ class Scored:
 class BrushworkReward:
     """TRL reward function over the brushwork environment (in-process or remote)."""
 
-    def __init__(self, server_url: str | list[str] | None = None, config: ServiceConfig | None = None,
+    def __init__(self, server_url: str | list[str] | None = None, config: ScoringOptions | None = None,
                  parallel: int = 8, name: str = "brushwork", film: str | None = None):
         self.server_urls = [server_url] if isinstance(server_url, str) else list(server_url or [])
         self.config = config
@@ -124,13 +126,11 @@ class BrushworkReward:
     def _score(self, reply: str, seed: int, gseed: int, subject: str | None, index: int) -> Scored:
         if self.server_urls:
             return self._score_remote(reply, seed, gseed, subject, self.server_urls[index % len(self.server_urls)])
-        service = shared_service(self.config)
-        gated = service.gate_and_render(reply, seed=seed)
-        card = service.score_gated(gated, seed=seed, group_seed=gseed, subject=subject)
-        terms = {"gate": card.gate, "length": card.length, "judge": card.judge, "aesthetic": card.aesthetic}
-        return Scored(card.total, terms, card.passed, card.cheated, card.paint_fraction, card.references, card.infra,
-                      tuple(v.id for v in card.violations), card.to_dict() if self.film else None,
-                      gated.render.png if gated.render is not None and self.film else None)
+        painting = shared_pipeline(self.config).run(reply, seed=seed, group_seed=gseed, subject=subject)
+        card = painting.card
+        return Scored(card.total, card.terms, card.passed, card.cheated, card.paint_fraction, card.references,
+                      card.infra, tuple(v.id for v in card.violations), card.to_dict() if self.film else None,
+                      painting.png if self.film else None)
 
     def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, url: str) -> Scored:
         from brushwork.env.client import BrushworkEnv
@@ -172,7 +172,7 @@ class BrushworkReward:
             log_metric("brushwork/gate_pass_rate", sum(s.passed for s in scored) / n)
             log_metric("brushwork/cheat_rate", sum(s.cheated for s in scored) / n)
             log_metric("brushwork/none_rate", sum(s.reward is None for s in scored) / n)
-            for term in ("gate", "length", "judge", "aesthetic"):
+            for term in TERMS:
                 values = [s.terms.get(term) for s in scored if s.terms.get(term) is not None]
                 if values:
                     log_metric(f"brushwork/{term}", sum(values) / len(values))

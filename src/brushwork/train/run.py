@@ -29,22 +29,6 @@ class TrainResult:
     metrics: Path
 
 
-def service_config(args: BrushworkArguments):
-    """The in-process scorer's settings from the training arguments."""
-    from brushwork.render import RenderConfig
-    from brushwork.score.build import BackendOptions
-    from brushwork.score.service import ServiceConfig
-
-    render = {"timeout_s": args.render_timeout, **({"workers": args.render_workers} if args.render_workers else {}),
-              **({"cpu_budget_s": args.render_cpu_budget} if args.render_cpu_budget else {})}
-    return ServiceConfig(pool=Path(args.pool) if args.pool else None, snapshot=args.pool_snapshot,
-                         preset=args.reward_preset, reward_file=Path(args.reward_file) if args.reward_file else None,
-                         backends=BackendOptions(judge=args.judge, judge_url=args.judge_url,
-                                                 judge_model=args.judge_model, aesthetic=args.aesthetic,
-                                                 hpsv3_url=args.hpsv3_url),
-                         render=RenderConfig(**render))
-
-
 def _metrics_callback(path: Path):
     from transformers import TrainerCallback
 
@@ -59,10 +43,10 @@ def _metrics_callback(path: Path):
     return MetricsLog()
 
 
-def _passes(service):
-    """Full gate (static + render) through the in-process service, for the warm-up check."""
+def _passes(pipeline):
+    """Full gate (static + render) through the in-process pipeline, for the warm-up check."""
     def passes(reply: str):
-        report = service.gate_and_render(reply).report
+        report = pipeline.gate(reply).report
         return report.passed, tuple(v.id for v in report.violations)
     return passes
 
@@ -100,7 +84,7 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
 
     from brushwork.env.tasks import dataset_rows
     from brushwork.train.policy import load_policy, lora_config
-    from brushwork.train.rewards import shared_service
+    from brushwork.train.rewards import shared_pipeline
     from brushwork.train.tiny import TinySpec, build_tiny
 
     t0 = time.perf_counter()
@@ -115,14 +99,14 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
         raise ConfigError("no model: set model_name_or_path (a local folder or hub id) or tiny: true")
     model, tokenizer = load_policy(model_args.model_name_or_path, model_args.model_revision, model_args.dtype,
                                    model_args.attn_implementation)
-    config = service_config(args)
+    config = args.scoring()
     warm = None
     if args.sft_samples and resume is None:
         from brushwork.train.warmup import supervised_warmup
 
         sampling = {"max_new_tokens": grpo.max_completion_length, "temperature": grpo.temperature,
                     "top_p": grpo.top_p, "top_k": grpo.top_k or 0, "seed": grpo.seed}
-        passes = _passes(shared_service(config)) if not args.env_urls else None
+        passes = _passes(shared_pipeline(config)) if not args.env_urls else None
         warm = supervised_warmup(model, tokenizer, args, out, cpu=grpo.use_cpu, passes=passes, sampling=sampling)
         if on_warmup:
             on_warmup(warm)

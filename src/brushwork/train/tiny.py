@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from brushwork.env.tasks import make_task, sample_rows
-from brushwork.pool.painter import SUBJECTS, paint
+from brushwork.painter import SUBJECTS, paint
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # Qwen3's markup words, one token each as in Qwen's own vocabulary.

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import io
 
-from brushwork.score.service import ServiceConfig
-from brushwork.train.rewards import shared_service
+from brushwork.score.options import ScoringOptions
+from brushwork.train.rewards import shared_pipeline
 
 
 class BrushworkToolEnv:
     """One multi-turn painting episode per rollout, on a process-wide warm renderer."""
 
     revisions: int = 2
-    config: ServiceConfig | None = None
+    config: ScoringOptions | None = None
 
     def __init__(self):
         self.episode = None
@@ -31,7 +31,7 @@ class BrushworkToolEnv:
     def reset(self, **row) -> str:
         from brushwork.env.episode import EpisodeRunner
 
-        runner = EpisodeRunner(shared_service(self.config))
+        runner = EpisodeRunner(shared_pipeline(self.config))
         seed = row.get("seed")
         self.episode = runner.start(seed=int(seed) if seed is not None else None, subject=row.get("subject"),
                                     domain=row.get("domain"), revisions=int(row.get("revisions", self.revisions)),

@@ -42,7 +42,7 @@ def build_app(context: ServerContext) -> FastAPI:
 
 
 def serve(settings: ServerSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Start the shared scoring service (browsers, pool, scorers), then listen until stopped."""
+    """Start the shared pipeline (browsers, pool, scorers), then listen until stopped."""
     import uvicorn
 
     context = ServerContext(settings)

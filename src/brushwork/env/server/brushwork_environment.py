@@ -16,13 +16,10 @@ from typing import Any
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
-from brushwork.env.episode import Episode, EpisodeError, Turn
+from brushwork.env.episode import Episode, Turn
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
 from brushwork.env.server.context import ServerContext
-
-
-class SessionClosed(EpisodeError):
-    """The server reclaimed this session (idle past its timeout); reconnect and reset."""
+from brushwork.errors import EpisodeError, SessionClosed
 
 
 class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
@@ -79,7 +76,7 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
         return PaintState(episode_id=ep.episode_id, step_count=len(ep.attempts), subject=ep.task.subject,
                           domain=ep.task.domain, seed=ep.task.seed, group_seed=ep.group_seed,
                           revisions=ep.config.revisions, reward_mode=ep.config.reward_mode,
-                          preset=ep.config.preset or self.context.service.reward.preset,
+                          preset=ep.config.preset or self.context.pipeline.reward.preset,
                           paintings=len(ep.attempts), done=ep.done,
                           reward=ep.final.reward if ep.final is not None else None)
 

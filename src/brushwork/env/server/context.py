@@ -1,4 +1,4 @@
-"""What every session of one server process shares: the settings, ONE scoring service (one warm
+"""What every session of one server process shares: the settings, ONE pipeline (one warm
 renderer pool, the pool, the scorers) and the counters `/health` reports.
 
 Sessions are cheap objects over this context; creating the context is the slow part (browsers
@@ -16,16 +16,16 @@ from brushwork.env.episode import EpisodeRunner
 from brushwork.env.settings import ServerSettings
 
 if TYPE_CHECKING:
-    from brushwork.score.service import ScoringService
+    from brushwork.score.pipeline import Pipeline
 
 
 class ServerContext:
-    def __init__(self, settings: ServerSettings, service: ScoringService | None = None):
-        from brushwork.score.service import ScoringService
+    def __init__(self, settings: ServerSettings, pipeline: Pipeline | None = None):
+        from brushwork.score.pipeline import Pipeline
 
         self.settings = settings
-        self.service = service or ScoringService(settings.service_config())
-        self.runner = EpisodeRunner(self.service)
+        self.pipeline = pipeline or Pipeline(settings)
+        self.runner = EpisodeRunner(self.pipeline)
         self.started = time.time()
         self._lock = threading.Lock()
         self.sessions_open = 0
@@ -63,8 +63,8 @@ class ServerContext:
 
     # -- reporting ------------------------------------------------------------------------------
     def health(self) -> dict:
-        service = self.service
-        render_status = service.renderer.renderer.status()
+        service = self.pipeline
+        render_status = service.status()
         pool = service.pool
         tiers: dict[str, int] = {}
         for item in pool.items:
@@ -91,4 +91,4 @@ class ServerContext:
         }
 
     def close(self) -> None:
-        self.service.close()
+        self.pipeline.close()

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
-from brushwork.score.taste.features import FEATURES, features
 
 VERSION = 2
 L2_GRID = (10.0, 30.0, 100.0, 300.0)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from math import cos, sin
 
-from brushwork.pool.painter.data import library
-from brushwork.pool.painter.sketch import _js, _Sketch, _tint, _tints
+from brushwork.painter.data import library
+from brushwork.painter.sketch import _js, _Sketch, _tint, _tints
 
 
 def _landscape(s: _Sketch, kind: str, p: dict, rng: random.Random) -> None:

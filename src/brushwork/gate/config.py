@@ -1,13 +1,10 @@
-"""Gate results as data: `Violation` and `GateReport`, plus `GateConfig`."""
+"""`GateConfig`: what the gate accepts (the p5.brush methods, canvas, length, paint, OCR thresholds)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 from brushwork.errors import ConfigError
-
-Severity = Literal["cheat", "broken", "infra"]
 
 # SPEC §1: the ten p5.brush methods the public recipe allowed. None takes a method name
 # as a string, which removed invented brush names.
@@ -36,7 +33,7 @@ class GateConfig:
                                                             "make a painting text (calibrated: benchmarks/ocr.py)"})
 
     def __post_init__(self):
-        from brushwork.gate.vocabulary import BRUSH_METHODS
+        from brushwork.core.vocabulary import BRUSH_METHODS
 
         unknown = sorted(set(self.allowed_methods) - BRUSH_METHODS)
         if unknown:
@@ -53,8 +50,8 @@ class GateConfig:
 
 
 def _check_extra_functions(names: tuple[str, ...]) -> None:
-    from brushwork.gate import vocabulary as V
-    from brushwork.gate.language import p5_names
+    from brushwork.core import vocabulary as V
+    from brushwork.core.language import p5_names
 
     unknown = sorted(set(names) - set(p5_names()["functions"]))
     if unknown:
@@ -63,43 +60,3 @@ def _check_extra_functions(names: tuple[str, ...]) -> None:
     if drawing:
         raise ConfigError(f"{', '.join(drawing)} draw, write, load or reach pixels without p5.brush; "
                           "they cannot join the sketch language")
-
-
-@dataclass(frozen=True)
-class Violation:
-    id: str
-    severity: Severity
-    message: str
-    line: int | None = None
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "severity": self.severity, "message": self.message, "line": self.line}
-
-
-@dataclass(frozen=True)
-class GateReport:
-    """Every violation found; `passed` only when there are none. Never raised, always returned."""
-
-    violations: tuple[Violation, ...]
-    sketch_found: bool = True
-    rendered: bool = False
-
-    @property
-    def passed(self) -> bool:
-        return not self.violations
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(v.id for v in self.violations))
-
-    @property
-    def infra_failure(self) -> bool:
-        """An infrastructure failure leaves no honest verdict: the reward must be None."""
-        return any(v.severity == "infra" for v in self.violations)
-
-    @property
-    def cheated(self) -> bool:
-        return any(v.severity == "cheat" for v in self.violations)
-
-    def to_dict(self) -> dict:
-        return {"passed": self.passed, "violations": [v.to_dict() for v in self.violations]}

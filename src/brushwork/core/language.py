@@ -81,7 +81,7 @@ P5_HOOKS = frozenset({"setup", "draw"})
 @functools.cache
 def p5_names() -> dict:
     """The real p5 2.3.4 / p5.brush 2.2.2 names (functions, values, brush exports)."""
-    raw = resources.files("brushwork.gate").joinpath("p5_names.json").read_text()
+    raw = resources.files("brushwork.core").joinpath("p5_names.json").read_text()
     return json.loads(raw)
 
 

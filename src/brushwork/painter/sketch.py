@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from math import cos, sin
 
-from brushwork.pool.painter.data import library
+from brushwork.painter.data import library
 
 
 # -- sketch assembly -------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""The procedural painter: an offline, deterministic author of valid p5.brush sketches.
+"""The procedural painter: a stand-in policy that writes procedural p5.brush sketches.
+
+An offline, deterministic author of valid sketches, used where a model would otherwise
+paint: by training (warm-up answers and the tiny run), the environment demo, tests and
+benchmarks. It imports nothing from brushwork but `brushwork.errors`, `brushwork.core` and
+`brushwork.sketch`.
 
 `paint(seed, subject)` writes a tidy sketch (a few commented helpers, 60-150 lines) that
 paints only with the gate's ten brush methods on the recipe's skeleton. What varies
@@ -7,8 +12,8 @@ from the seed and may be overridden by name. Tests and the demo use it, `brushwo
 generate --procedural` fills pools with it, and its sketches serve as warm-up (SFT) answers
 for small models, so the code it writes must read like a good answer.
 
-Palettes, papers and the JavaScript helpers are data (`prompts/procedural.yaml`); this
-module lays out each kind of subject and assembles the sketch.
+Palettes, papers and the JavaScript helpers are data (`procedural.yaml`, beside this
+module); this module lays out each kind of subject and assembles the sketch.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import random
 
 from brushwork.errors import ConfigError
-from brushwork.pool.painter.data import (
+from brushwork.painter.data import (
     _DOMAIN_WEIGHTS,
     _PHRASES,
     _RADIAL,
@@ -30,10 +35,10 @@ from brushwork.pool.painter.data import (
     library,
     palettes_for,
 )
-from brushwork.pool.painter.flowers import _lotus, _radial, _tulips
-from brushwork.pool.painter.leaves import _SPRIG, _leaf_list, _sprig
-from brushwork.pool.painter.scenes import _SCENE_PARTS, _abstract, _landscape
-from brushwork.pool.painter.sketch import _Sketch
+from brushwork.painter.flowers import _lotus, _radial, _tulips
+from brushwork.painter.leaves import _SPRIG, _leaf_list, _sprig
+from brushwork.painter.scenes import _SCENE_PARTS, _abstract, _landscape
+from brushwork.painter.sketch import _Sketch
 
 
 def paint(seed: int, subject: str | None = None, **overrides) -> Painting:

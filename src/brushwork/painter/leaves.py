@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from math import cos, hypot, pi, sin
 
-from brushwork.pool.painter.data import library
-from brushwork.pool.painter.sketch import _inside, _js, _Sketch, _tint, _tints
+from brushwork.painter.data import library
+from brushwork.painter.sketch import _inside, _js, _Sketch, _tint, _tints
 
 _SPRIG = {  # nodes, biggest leaf, stem width, helper, the JS that paints one leaf of a pair
     "eucalyptus": (7, 44, 3, "blob", "blob(x - side * size * 0.8 * sin(along), y + side * size * 0.8 * cos(along), "

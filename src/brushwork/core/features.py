@@ -7,10 +7,10 @@ the subject, which is what the taste model learns to weigh.
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 from PIL import Image
+
+from brushwork.core.images import thumbnail_rgb
 
 THUMB = 160
 
@@ -25,11 +25,8 @@ FEATURES = (
 
 
 def thumbnail(png: bytes) -> np.ndarray:
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGBA")
-        paper = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        im = Image.alpha_composite(paper, im).convert("RGB").resize((THUMB, THUMB), Image.BILINEAR)
-        return np.asarray(im, dtype=np.float64) / 255.0
+    """The painting on white, THUMB x THUMB, bilinear, as float64 RGB in 0..1."""
+    return thumbnail_rgb(png, THUMB, Image.Resampling.BILINEAR)
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from math import atan2, cos, hypot, pi, sin
 
-from brushwork.pool.painter.data import _RADIAL, MAX_FILLS, library
-from brushwork.pool.painter.sketch import _inside, _js, _Sketch, _tint, _tints
+from brushwork.painter.data import _RADIAL, MAX_FILLS, library
+from brushwork.painter.sketch import _inside, _js, _Sketch, _tint, _tints
 
 
 def _flower_paint(s: _Sketch, p: dict, rng: random.Random) -> dict:

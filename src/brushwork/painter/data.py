@@ -99,7 +99,7 @@ def library() -> dict:
     """The paint box: papers, palettes, header sentences and JavaScript helpers."""
     import yaml
 
-    text = resources.files("brushwork.pool").joinpath("prompts/procedural.yaml").read_text(encoding="utf-8")
+    text = resources.files("brushwork.painter").joinpath("procedural.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text)
 
 

@@ -1,0 +1,48 @@
+"""The gate's verdict as data: `Violation` (rule id, severity, message, line) and `GateReport`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["cheat", "broken", "infra"]
+
+
+@dataclass(frozen=True)
+class Violation:
+    id: str
+    severity: Severity
+    message: str
+    line: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "severity": self.severity, "message": self.message, "line": self.line}
+
+
+@dataclass(frozen=True)
+class GateReport:
+    """Every violation found; `passed` only when there are none. Never raised, always returned."""
+
+    violations: tuple[Violation, ...]
+    sketch_found: bool = True
+    rendered: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return not self.violations
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(v.id for v in self.violations))
+
+    @property
+    def infra_failure(self) -> bool:
+        """An infrastructure failure leaves no honest verdict: the reward must be None."""
+        return any(v.severity == "infra" for v in self.violations)
+
+    @property
+    def cheated(self) -> bool:
+        return any(v.severity == "cheat" for v in self.violations)
+
+    def to_dict(self) -> dict:
+        return {"passed": self.passed, "violations": [v.to_dict() for v in self.violations]}

@@ -1,0 +1,258 @@
+"""The local Chromium render backend: sketch + seed + size -> `RenderResult`, in warm sandboxed browsers.
+
+A pool of long-lived Chromium workers (default one per core), each with one page that is
+reloaded for every sketch (a fresh JavaScript realm: global-mode sketches leak globals and
+p5.brush keeps module state). Libraries come from a cacheable 127.0.0.1 server. A render
+that runs past its deadline kills its whole browser, which is replaced before the next
+job; a crashed browser is replaced the same way. Either may be our fault, so the sketch is
+rendered once more on the fresh browser: a success is the result, a repeated failure is the
+sketch's (`repeated`). A render whose page spends more than the CPU budget (CPU seconds of
+the page's renderer process, polled from /proc) is stopped before the deadline and comes
+back ``too_slow``, the sketch's fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import time
+from dataclasses import replace
+
+from brushwork.errors import RenderError
+from brushwork.render import image
+from brushwork.render.assets import AssetServer, Libraries
+from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_version, find_chromium
+from brushwork.render.config import RenderConfig
+from brushwork.render.cpu import RendererCpu
+from brushwork.render.evidence import read_evidence
+from brushwork.render.result import RenderResult, RuntimeFlag, Timings
+
+WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
+function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
+"""
+RETRIED = ("timeout", "crashed")  # maybe ours, so rendered once more on a fresh browser
+CPU_POLL_S = 0.2
+
+
+class _TooSlow(Exception):
+    def __init__(self, cpu_s: float):
+        super().__init__(f"{cpu_s:.1f} CPU-s")
+        self.cpu_s = cpu_s
+
+
+class ChromiumBackend:
+    """The default `RenderBackend`: a pool of warm Chromium workers on this machine. No cache
+    (see `Renderer`); use it through ``async with Renderer(config) as r``."""
+
+    def __init__(self, config: RenderConfig | None = None):
+        self.config = config or RenderConfig()
+        self._pw_cm = None
+        self._pw = None
+        self._server: AssetServer | None = None
+        self._idle: asyncio.Queue[BrowserWorker] | None = None
+        self._workers: list[BrowserWorker] = []
+        self._binary = ""
+        self._versions = ""
+        self.restarts: list[float] = []  # seconds each browser replacement took
+
+    @property
+    def versions(self) -> str:
+        """Everything that can change a painting: libraries, harness, browser, flags."""
+        return self._versions
+
+    async def start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self._binary = find_chromium(self.config.chromium)
+        libraries = Libraries.locate()
+        self._server = AssetServer(libraries)
+        self._server.start()
+        self._versions = "|".join([self._server.version, self._server.harness_digest,
+                                   chromium_version(self._binary), " ".join(CHROMIUM_FLAGS)])
+        self._pw_cm = async_playwright()
+        self._pw = await self._pw_cm.start()
+        self._idle = asyncio.Queue()
+        self._workers = [BrowserWorker(self._pw, self._binary, origin=self._server.origin)
+                         for _ in range(self.config.workers)]
+        try:
+            await asyncio.gather(*(self._start_warm(w) for w in self._workers))
+        except BaseException:
+            await self.aclose()
+            raise
+        for w in self._workers:
+            self._idle.put_nowait(w)
+
+    def status(self) -> dict:
+        """Workers, how many are alive and busy, restarts, and the settings that matter."""
+        idle = self._idle.qsize() if self._idle is not None else 0
+        return {"workers": len(self._workers), "alive": sum(bool(w.alive) for w in self._workers),
+                "busy": max(0, len(self._workers) - idle), "restarts": len(self.restarts),
+                "timeout_s": self.config.timeout_s, "cpu_budget_s": self.config.cpu_budget_s,
+                "versions": self._versions}
+
+    async def aclose(self) -> None:
+        for w in self._workers:
+            await w.close()
+        self._workers = []
+        if self._pw_cm is not None:
+            with contextlib.suppress(Exception):
+                await self._pw_cm.__aexit__(None, None, None)
+            self._pw_cm = self._pw = None
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    async def render(self, code: str, seed: int = 0, size: int | None = None) -> RenderResult:
+        """Render one sketch. Never raises for anything the sketch does."""
+        if self._idle is None or self._server is None:
+            raise RenderError("the Chromium backend is not started: use `async with Renderer() as r:` "
+                              "or await start()")
+        size = size or self.config.size
+        t_queue = time.perf_counter()
+        worker = await self._idle.get()
+        queued = time.perf_counter() - t_queue
+        try:
+            result = await self._render_on(worker, code, seed, size, queued)
+            if result.status in RETRIED:  # the worker's browser is fresh now
+                result = _after_retry(result, await self._render_on(worker, code, seed, size, 0.0))
+        finally:
+            self._idle.put_nowait(worker)
+        return result
+
+    async def _render_on(self, worker: BrowserWorker, code: str, seed: int, size: int,
+                         queued: float) -> RenderResult:
+        if not worker.alive:
+            await self._replace(worker)
+        token = self._server.add_job(code, seed, size)
+        t0 = time.perf_counter()
+        try:
+            raw, cpu = await self._watched(worker, self._server.page_url(token))
+        except TimeoutError:
+            await self._replace(worker)
+            return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
+                                detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")
+        except _TooSlow as e:
+            wall = time.perf_counter() - t0
+            await self._replace(worker)
+            return RenderResult("too_slow", seed, size, timings=Timings(wall, queue_s=queued, cpu_s=e.cpu_s),
+                                detail=f"the page spent {e.cpu_s:.1f} CPU-s in {wall:.1f}s, over the budget of "
+                                       f"{self.config.cpu_budget_s:g}; stopped, browser restarted")
+        except Exception as e:  # noqa: BLE001 - Playwright raises plain Error for many causes
+            return await self._after_exception(worker, e, seed, size, t0, queued)
+        finally:
+            self._server.drop_job(token)
+        wall = time.perf_counter() - t0
+        result = await asyncio.to_thread(self._finish, worker, raw, seed, size, wall, queued)
+        return replace(result, timings=replace(result.timings, cpu_s=cpu))
+
+    async def _watched(self, worker: BrowserWorker, url: str) -> tuple[dict, float]:
+        """Run one job under the deadline (TimeoutError) and the CPU budget (`_TooSlow`);
+        returns the harness's answer and the CPU seconds the page's renderer spent."""
+        meter = RendererCpu(worker.proc.pid)
+        run = asyncio.ensure_future(worker.run(url))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.timeout_s
+        try:
+            while not run.done():
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                await asyncio.wait({run}, timeout=min(CPU_POLL_S, left))
+                if not run.done() and (cpu := meter.seconds()) > self.config.cpu_budget_s:
+                    raise _TooSlow(cpu)
+            return run.result(), meter.seconds()
+        finally:
+            if not run.done():
+                run.cancel()
+                await asyncio.wait({run})
+
+    async def _after_exception(self, worker, error, seed, size, t0, queued) -> RenderResult:
+        wall = time.perf_counter() - t0
+        navigations = list(worker.events.navigations)
+        if worker.alive and "context was destroyed" in str(error):
+            navigations = navigations or ["(unknown destination)"]
+        if worker.alive and navigations:
+            # The sketch navigated its own page away: that is the sketch's doing, not ours.
+            return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", navigations[0]),),
+                                timings=Timings(wall, queue_s=queued), detail=str(error).splitlines()[0])
+        await self._replace(worker)
+        return RenderResult("crashed", seed, size, timings=Timings(wall, queue_s=queued),
+                            detail=f"browser failed mid-render ({type(error).__name__}: "
+                                   f"{str(error).splitlines()[0] if str(error) else ''}); restarted")
+
+    async def _replace(self, worker: BrowserWorker) -> None:
+        t0 = time.perf_counter()
+        await worker.close()
+        await self._start_warm(worker)
+        self.restarts.append(time.perf_counter() - t0)
+
+    async def _start_warm(self, worker: BrowserWorker) -> None:
+        """Start a browser and paint one tiny fill, so p5.brush's shaders are compiled before
+        the first real job (a cold first render is ~1.5 s slower and may miss a deadline)."""
+        await worker.start()
+        token = self._server.add_job(WARM_UP.format(size=self.config.size), 0, self.config.size)
+        try:
+            await asyncio.wait_for(worker.run(self._server.page_url(token)), self.config.timeout_s)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means a cold first render
+            pass
+        finally:
+            self._server.drop_job(token)
+
+    def _finish(self, worker: BrowserWorker, raw: dict, seed: int, size: int, wall: float,
+                queued: float) -> RenderResult:
+        """The PNG, counts and timings come from the page's answer; flags, errors, blocked
+        requests and brush-method names from the evidence channel (`render.evidence`)."""
+        res, ev = raw.get("result") or {}, raw.get("events") or {}
+        if worker.events.context_id is None:  # no word from the harness: nothing here can be vouched for
+            worker.events.crashed = True  # so the next render replaces the browser first
+            return RenderResult("crashed", seed, size, timings=Timings(wall, queue_s=queued),
+                                detail="the page's evidence channel never opened; browser restarted")
+        data_url = res.get("dataUrl")
+        png = base64.b64decode(data_url.split(",", 1)[1]) if isinstance(data_url, str) and "," in data_url else None
+        fraction = None
+        if png is not None:
+            fraction = image.paint_fraction(image.to_rgb(png), self.config.paint_tolerance)
+        evidence = read_evidence(worker.events, size, captured=png is not None)
+        counts = ev.get("calls") or {}
+        # The names are the channel's; the page's counts only say how often (at least once).
+        brush_calls = {name: max(1, _int(counts.get(name))) for name in evidence.brush_methods}
+        t = ev.get("timings") or {}
+        in_page = (_number(t.get("encoded")) or 0) / 1000 or None
+        timings = Timings(
+            wall_s=wall, queue_s=queued, in_page_s=in_page,
+            load_s=_span(t, "start", "setup"), paint_s=_span(t, "setup", "flushed"),
+            encode_s=_span(t, "flushed", "encoded"),
+        )
+        return RenderResult(
+            "ok", seed, size, png=png, width=_int(res.get("width")), height=_int(res.get("height")),
+            paint_fraction=fraction, js_errors=evidence.errors, blocked_requests=evidence.blocked,
+            flags=evidence.flags, brush_calls=brush_calls, paint_calls=_int(ev.get("paintCalls")),
+            cleared_after_paint=_int(ev.get("clearedAfterPaint")), frame_count=_int(res.get("frameCount")),
+            timings=timings,
+        )
+
+
+def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
+    """The retry's result. A timeout or crash that a fresh browser repeats is the sketch's."""
+    earlier = f"first attempt: {first.status} ({first.detail})"
+    if retry.status in RETRIED:
+        return replace(retry, attempts=2, repeated=True,
+                       detail=f"{retry.detail}; {earlier}: it failed on a fresh browser too, so it is the sketch's")
+    return replace(retry, attempts=2, detail=retry.detail or earlier)
+
+
+def _number(v) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _int(v) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+
+def _span(t: dict, a: str, b: str) -> float | None:
+    start = _number(t.get(a))
+    end = _number(t.get(b))
+    if start is None or end is None:
+        return None
+    return (end - start) / 1000

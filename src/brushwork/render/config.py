@@ -1,0 +1,39 @@
+"""`RenderConfig`: how paintings are made (browsers, canvas size, deadline, CPU budget, cache)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from brushwork.errors import ConfigError
+
+# Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
+# benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
+CPU_BUDGET_S = 6.0
+
+
+@dataclass
+class RenderConfig:
+    workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)) or 1,
+                         metadata={"help": "browsers rendering in parallel (one per core is best)"})
+    size: int = field(default=600, metadata={"help": "canvas side in pixels a sketch must create"})
+    timeout_s: float = field(default=60.0, metadata={"help": "deadline for one render; past it the browser restarts"})
+    cpu_budget_s: float = field(default=CPU_BUDGET_S, metadata={
+        "help": "CPU seconds the page's renderer process may spend on one render (honest sketches spend "
+                "0.2-2.4); past it the render stops as too_slow, the sketch's fault. Keep it below timeout_s"})
+    use_cache: bool = field(default=True, metadata={"help": "reuse renders of identical code+seed+size"})
+    cache_dir: Path | None = field(default=None, metadata={"help": "render cache folder (default ~/.cache/brushwork)"})
+    chromium: str | None = field(default=None, metadata={"help": "Chromium binary (default: Debian's)"})
+    paint_tolerance: int = field(default=4, metadata={"help": "channel difference that counts as paint"})
+
+    def __post_init__(self):
+        if self.workers < 1:
+            raise ConfigError(f"workers must be >= 1, got {self.workers}")
+        if not 16 <= self.size <= 4096:
+            raise ConfigError(f"size must be between 16 and 4096 pixels, got {self.size}")
+        if self.timeout_s <= 0:
+            raise ConfigError(f"timeout_s must be positive, got {self.timeout_s}")
+        if not 0 < self.cpu_budget_s < self.timeout_s:
+            raise ConfigError(f"cpu_budget_s must be positive and below timeout_s ({self.timeout_s:g}s), got "
+                              f"{self.cpu_budget_s:g}; lower the CPU budget or raise the deadline")

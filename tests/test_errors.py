@@ -1,0 +1,146 @@
+"""One error vocabulary: every exception class brushwork defines lives in `brushwork.errors`,
+derives from `BrushworkError`, and its messages say what to do next."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+import brushwork
+from brushwork import errors
+from brushwork.core.chat import ChatClient, Retry, post_json
+from brushwork.errors import (
+    BrushworkError,
+    ConfigError,
+    DependencyNotInstalled,
+    EnvConnectionError,
+    EnvServerError,
+    EpisodeError,
+    JudgeUnavailable,
+    ModelUnavailable,
+    ScorerUnavailable,
+    ServiceUnavailable,
+    SessionClosed,
+)
+
+SRC = Path(brushwork.__file__).parent
+ERROR_NAMES = {name for name, obj in vars(errors).items() if inspect.isclass(obj) and issubclass(obj, BaseException)}
+BUILTIN_ERRORS = {name for name, obj in vars(builtins).items() if inspect.isclass(obj) and
+                  issubclass(obj, BaseException)}
+
+
+def brushwork_modules():
+    for info in pkgutil.walk_packages(brushwork.__path__, "brushwork."):
+        if info.name.rsplit(".", 1)[-1] != "__main__":   # __main__ runs the CLI
+            yield info.name
+
+
+def test_every_exception_class_lives_in_errors():
+    misplaced = []
+    for name in brushwork_modules():
+        module = importlib.import_module(name)
+        for cls_name, cls in vars(module).items():
+            if cls_name.startswith("_") or not inspect.isclass(cls) or not issubclass(cls, BaseException):
+                continue
+            if cls.__module__.startswith("brushwork") and cls.__module__ != "brushwork.errors":
+                misplaced.append(f"{cls.__module__}.{cls_name}")
+    assert not misplaced, f"define these in brushwork.errors: {sorted(set(misplaced))}"
+
+
+def test_no_module_defines_an_exception_class_outside_errors():
+    """The same check from the source, so a module that cannot be imported here is covered too."""
+    bases = ERROR_NAMES | BUILTIN_ERRORS
+    misplaced = []
+    for path in SRC.rglob("*.py"):
+        if path == SRC / "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                names = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases}
+                if names & bases:
+                    misplaced.append(f"{path.relative_to(SRC)}:{node.name}")
+    assert not misplaced, f"define these in brushwork.errors: {misplaced}"
+
+
+def test_every_error_is_a_documented_brushwork_error():
+    for name in ERROR_NAMES:
+        cls = getattr(errors, name)
+        assert issubclass(cls, BrushworkError), name
+        assert cls.__doc__ and cls.__doc__.strip(), f"{name} needs a docstring"
+
+
+def test_the_hierarchy():
+    for cls in (JudgeUnavailable, ScorerUnavailable, ModelUnavailable, EnvConnectionError):
+        assert issubclass(cls, ServiceUnavailable)
+    assert issubclass(SessionClosed, EpisodeError) and issubclass(EpisodeError, ConfigError)
+    assert issubclass(ConfigError, ValueError)
+    assert not issubclass(EnvServerError, ServiceUnavailable)   # the server answered
+
+
+def test_old_homes_still_name_the_same_classes():
+    from brushwork.env.client import EnvConnectionError as a
+    from brushwork.env.client import EnvServerError as b
+    from brushwork.env.episode import EpisodeError as c
+    from brushwork.pool.generate import ModelUnavailable as d
+    from brushwork.score.backends import JudgeUnavailable as e
+    from brushwork.score.backends import ScorerUnavailable as f
+    from brushwork.score.judge import JudgeUnavailable as g
+
+    assert (a, b, c, d, e, f, g) == (EnvConnectionError, EnvServerError, EpisodeError, ModelUnavailable,
+                                     JudgeUnavailable, ScorerUnavailable, JudgeUnavailable)
+
+
+def test_dependency_not_installed_names_the_extra():
+    message = str(DependencyNotInstalled("torch", "train"))
+    assert "torch" in message and "pip install 'brushwork[train]'" in message
+
+
+def test_env_server_error_keeps_the_code():
+    e = EnvServerError("too many sessions", "CAPACITY_REACHED")
+    assert e.code == "CAPACITY_REACHED" and "(code: CAPACITY_REACHED)" in str(e)
+
+
+def client_answering(status: int, body) -> httpx.AsyncClient:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json=body) if not isinstance(body, str) else httpx.Response(status, text=body)
+    return httpx.AsyncClient(transport=httpx.MockTransport(handler))
+
+
+async def test_a_refusal_says_what_to_check_and_hides_the_key():
+    chat = ChatClient("http://judge.test/v1", "m", api_key="sk-secret-123", retry=Retry(2, 0.0, 1),
+                      error_cls=JudgeUnavailable)
+    async with client_answering(401, {"error": "bad key"}) as client:
+        with pytest.raises(JudgeUnavailable, match="check the URL, model name and API key") as info:
+            await chat.complete([{"role": "user", "content": "hi"}], client=client)
+    assert "sk-secret-123" not in str(info.value) and "sk-secret-123" not in repr(chat)
+
+
+async def test_an_outage_says_what_to_do_after_every_attempt():
+    async with client_answering(503, {"error": "overloaded"}) as client:
+        with pytest.raises(ScorerUnavailable, match="unreachable after 3 attempts") as info:
+            await post_json(client, "http://hpsv3.test/score", {}, {}, Retry(3, 0.0, 1), "HPSv3", ScorerUnavailable)
+    assert "HTTP 503" in str(info.value) and "running at that URL" in str(info.value)
+
+
+async def test_chat_client_reads_the_message():
+    body = {"choices": [{"message": {"content": "hello"}}], "usage": {"total_tokens": 7}}
+    async with client_answering(200, body) as client:
+        answer = await ChatClient("http://m.test/v1", "m").complete([], client=client)
+    assert (answer.text, answer.tokens) == ("hello", 7)
+    async with client_answering(200, {"choices": []}) as client:
+        assert (await ChatClient("http://m.test/v1", "m").complete([], client=client)).text is None
+
+
+async def test_a_model_without_a_message_says_what_to_check():
+    from brushwork.pool.generate import ChatEndpoint
+
+    async with client_answering(200, {"object": "error"}) as client:
+        with pytest.raises(ModelUnavailable, match="OpenAI-compatible"):
+            await ChatEndpoint("http://m.test/v1", "m").chat(client, [])

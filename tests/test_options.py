@@ -1,0 +1,81 @@
+"""Scoring options are declared once (`ScoringOptions`); the server's settings and the
+trainer's arguments extend them, so no entry point can drop a field on the way to the
+pipeline (the trainer once dropped `taste_model` and `judge_prompt`)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from brushwork.env.settings import ServerSettings
+from brushwork.errors import ConfigError
+from brushwork.score.options import ENV, ScoringOptions
+
+SCORING = {f.name for f in fields(ScoringOptions)}
+
+
+@pytest.mark.parametrize("cls", [ServerSettings, "BrushworkArguments"])
+def test_entry_points_extend_the_options_without_redeclaring_them(cls):
+    if cls == "BrushworkArguments":
+        from brushwork.train.config import BrushworkArguments as cls
+    assert issubclass(cls, ScoringOptions)
+    assert SCORING <= {f.name for f in fields(cls)}
+    assert not SCORING & set(cls.__dict__.get("__annotations__", {})), "a scoring option is declared twice"
+
+
+def test_every_option_reaches_the_pipeline_from_a_training_config(tmp_path):
+    from brushwork.train.config import parse
+
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("# brushwork train --config run.yaml\ntiny: true\npreset: hps-led\ntaste_model: t.json\n"
+                   "judge_prompt: landscape\njudge_concurrency: 3\nworkers: 1\nrender_timeout_s: 45\n"
+                   "render_cpu_budget_s: 4\nverdict_cache: false\n")
+    args, _, _ = parse(["--config", str(cfg)], cpu=True)
+    scoring = args.scoring()
+    assert type(scoring) is ScoringOptions
+    assert (scoring.preset, scoring.taste_model, scoring.judge_prompt, scoring.judge_concurrency) == \
+        ("hps-led", Path("t.json"), "landscape", 3)
+    assert not scoring.verdict_cache
+    render = scoring.render_config()
+    assert (render.workers, render.timeout_s, render.cpu_budget_s) == (1, 45, 4)
+
+
+def test_server_settings_come_from_the_environment_and_flags_win():
+    env = {"BRUSHWORK_WORKERS": "3", "BRUSHWORK_PRESET": "hps-only", "BRUSHWORK_SESSION_TIMEOUT_S": "45",
+           "BRUSHWORK_TASTE_MODEL": "/models/taste.json"}
+    s = ServerSettings.from_env(env, preset="hps-led", judge_prompt=None)
+    assert (s.workers, s.preset, s.session_timeout_s, s.taste_model) == (3, "hps-led", 45.0, Path("/models/taste.json"))
+    assert s.session_limit == 6
+    assert ScoringOptions.from_env(env).scoring() == s.scoring().with_(preset="hps-only")
+    assert set(ENV) <= SCORING | {f.name for f in fields(ServerSettings)}
+
+
+@pytest.mark.parametrize(("changes", "names"), [
+    ({"judge": "gpt"}, "judge 'gpt'"),
+    ({"aesthetic": "clip"}, "aesthetic 'clip'"),
+    ({"preset": "loudest"}, "judge-led"),
+    ({"workers": -1}, "workers"),
+    ({"render_timeout_s": 5}, "below the render deadline"),
+    ({"render_cpu_budget_s": 0}, "CPU budget"),
+])
+def test_bad_options_name_the_field_and_the_fix(changes, names):
+    with pytest.raises(ConfigError, match=names):
+        ScoringOptions(**changes)
+
+
+def test_a_bad_number_in_the_environment_names_the_variable():
+    with pytest.raises(ConfigError, match="BRUSHWORK_WORKERS='many'"):
+        ServerSettings.from_env({"BRUSHWORK_WORKERS": "many"})
+
+
+def test_a_training_key_that_was_renamed_says_its_new_name(tmp_path):
+    from brushwork.train.config import parse
+
+    cfg = tmp_path / "old.yaml"
+    cfg.write_text("tiny: true\nreward_preset: hps-led\n")
+    with pytest.raises(ConfigError, match="reward_preset is now preset"):
+        parse(["--config", str(cfg)], cpu=True)
+    with pytest.raises(ConfigError, match="render_timeout is now render_timeout_s"):
+        parse(["--render_timeout", "30"], cpu=True)
