@@ -45,6 +45,7 @@ class CountingAesthetic:
 
 async def run(console: Console) -> dict:
     from brushwork.demo import example_files
+    from brushwork.gate import GateConfig
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.render import RenderConfig, Renderer, SyncRenderer
     from brushwork.score import Scorer, ScorerConfig
@@ -85,14 +86,20 @@ async def run(console: Console) -> dict:
         for reply in rejected:
             await scorer.score(reply, seed=0, group_seed=2)
         calls_on_rejected = (len(asked) - before_j) + (aesthetic.calls - before_a)
+        # The run-time gate reads every painting for text (OCR); the same replies without it say
+        # what the rest of the scorer costs.
+        no_ocr = Scorer(renderer, pool, judge, aesthetic, ScorerConfig(gate=GateConfig(ocr=False)))
+        without_ocr = [await no_ocr.score(reply, seed=0, group_seed=1) for reply in replies]
 
     overheads = [c.timings.overhead_s * 1000 for c in first + second if c.passed]
+    bare = [c.timings.overhead_s * 1000 for c in without_ocr if c.passed]
     return {
         "items": len(pool.items), "fit_s": fit_s, "accuracy": model.report["pairwise_accuracy"],
         "pairs": model.report["pairs"], "l2": model.report["l2"], "replies": len(replies),
         "passed": sum(c.passed for c in first), "overhead_median_ms": statistics.median(overheads),
         "overhead_p95_ms": sorted(overheads)[int(0.95 * (len(overheads) - 1))],
-        "overhead_max_ms": max(overheads),
+        "overhead_max_ms": max(overheads), "no_ocr_median_ms": statistics.median(bare),
+        "no_ocr_max_ms": max(bare),
         "deterministic": all(a.same_as(b) for a, b in zip(first, second)),
         "rejected": len(rejected), "calls_on_rejected": calls_on_rejected,
     }
@@ -112,6 +119,7 @@ defaults (taste judge + taste aesthetic, judge-led weights).
 | taste fit (features + inner-CV regularisation, l2 = {r['l2']:g}) | {r['fit_s']:.1f} s | < 60 s |
 | cross-validated pairwise accuracy | {acc} | love vs nope ≥ 0.9 |
 | scoring overhead outside rendering and remote calls ({r['passed']} passing replies, ×2) | median {r['overhead_median_ms']:.0f} ms, p95 {r['overhead_p95_ms']:.0f} ms, max {r['overhead_max_ms']:.0f} ms | ≤ 200 ms |
+| the same without the run-time gate's OCR (`text_in_image`, gate v2) | median {r['no_ocr_median_ms']:.0f} ms, max {r['no_ocr_max_ms']:.0f} ms | — |
 | same reply scored twice gives the same ScoreCard | {'yes' if r['deterministic'] else 'NO'} ({r['replies']} replies) | yes |
 | judge + aesthetic calls triggered by {r['rejected']} rejected replies | {r['calls_on_rejected']} | 0 |
 {END}"""
