@@ -3,11 +3,17 @@
 #   docker build -t brushwork-env . && docker run -p 8000:8000 brushwork-env
 # Settings come from BRUSHWORK_* variables (see src/brushwork/env/settings.py), e.g.
 #   docker run -e BRUSHWORK_WORKERS=8 -e BRUSHWORK_PRESET=hps-led -p 8000:8000 brushwork-env
+# The image of a Ray render cluster (README "Scaling out on Ray", deploy/) adds the ray extra and
+# Ray's dashboard (KubeRay's probes and `ray job submit` use it), at the driver's Ray version:
+#   docker build --build-arg EXTRAS='[ray]' --build-arg PIP_EXTRA='ray[default]==2.60.0' -t brushwork-ray .
+# p5 / p5.brush are copied into the package (scripts/vendor_libs.py), so the installed package
+# renders without node_modules; `npm ci` stays for the pool's rating page (prismjs).
 FROM debian:bookworm-slim
 
+# wget: KubeRay's health probes (deploy/kuberay-raycluster.yaml)
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      python3 python3-venv chromium-headless-shell chromium nodejs npm ca-certificates curl libgl1 \
+      python3 python3-venv chromium-headless-shell chromium nodejs npm ca-certificates curl wget libgl1 \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -15,9 +21,13 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 COPY pyproject.toml README.md LICENSE ./
+COPY scripts/vendor_libs.py ./scripts/
 COPY src ./src
-RUN python3 -m venv /opt/venv \
- && /opt/venv/bin/pip install --no-cache-dir . \
+ARG EXTRAS=""
+ARG PIP_EXTRA=""
+RUN python3 scripts/vendor_libs.py \
+ && python3 -m venv /opt/venv \
+ && /opt/venv/bin/pip install --no-cache-dir ".${EXTRAS}" ${PIP_EXTRA} \
  && useradd --create-home brushwork \
  && mkdir -p /var/cache/brushwork && chown brushwork /var/cache/brushwork
 

@@ -2,10 +2,12 @@
 PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.brushwork-installed
+# The package's copy of p5 / p5.brush (git-ignored; shipped as package data): scripts/vendor_libs.py
+LIBS   := src/brushwork/render/lib/p5.brush.js
 
 .PHONY: setup system demo test bench clean
 
-setup: system node_modules/.package-lock.json $(STAMP)
+setup: system node_modules/.package-lock.json $(LIBS) $(STAMP)
 
 system:
 	@scripts/setup-system.sh
@@ -13,10 +15,15 @@ system:
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
+	$(PYTHON) scripts/vendor_libs.py
+
+# A checkout whose npm install predates the package copy (the copy is newer than the stamp once made).
+$(LIBS): node_modules/.package-lock.json scripts/vendor_libs.py
+	$(PYTHON) scripts/vendor_libs.py
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,train]'
+	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,train,ray]'
 	@touch $@
 
 # The demo ends with a short tiny-cpu run (the full warm-up, 4 GRPO steps instead of 20) and

@@ -1,11 +1,12 @@
 """The `brushwork` command line. One module per layer of the data flow:
-`cli.gate` (render, check, rules, demo), `cli.score` (score, taste, judge, serve-hpsv3) and
-`cli.pool` (the preference pool).
+`cli.gate` (render, check, rules, demo), `cli.score` (score, taste, judge, serve-hpsv3),
+`cli.pool` (the preference pool) and `cli.doctor` (what this machine has and lacks).
 
 Heavy modules (Playwright, numpy, FastAPI) are imported inside the commands that need them,
 so `brushwork --help` and `brushwork check --no-render` start fast.
 """
 
+from brushwork.cli import doctor as _doctor  # noqa: F401
 from brushwork.cli import env as _env  # noqa: F401
 from brushwork.cli import evaluate as _evaluate  # noqa: F401
 from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)

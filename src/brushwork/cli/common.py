@@ -17,6 +17,22 @@ FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
                           help="sketch files (.js) or whole model replies (.md, .txt)")
 
 
+def _render_backend(value: str | None) -> str | None:
+    if value is not None and value not in ("local", "ray"):   # brushwork.render.config.BACKENDS
+        raise typer.BadParameter(f"{value!r}: use local or ray")
+    return value
+
+
+# Where paintings are made, on every command that renders (ScoringOptions.render_backend / ray_address,
+# RenderConfig.backend / ray_address). None: the command's default (local; Ray's own $RAY_ADDRESS, else auto).
+RenderBackendOpt = typer.Option(None, "--render-backend", envvar="BRUSHWORK_RENDER_BACKEND", callback=_render_backend,
+                                help="where paintings are made: local (Chromium here) or ray (render workers on a "
+                                     "Ray cluster, with the ray extra installed; the cache stays here; default local)")
+RayAddressOpt = typer.Option(None, "--ray-address", envvar="BRUSHWORK_RAY_ADDRESS",
+                             help="with --render-backend ray: the cluster, auto or HOST:PORT "
+                                  "[$RAY_ADDRESS, else auto]")
+
+
 def progress():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -38,7 +54,7 @@ def gate_config(allow: str | None, size: int, allow_p5: str | None = None):
 
 
 def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0,
-                  cpu_budget: float | None = None):
+                  cpu_budget: float | None = None, backend: str | None = None, ray_address: str | None = None):
     from brushwork.errors import ConfigError
     from brushwork.render import RenderConfig
 
@@ -47,10 +63,15 @@ def render_config(workers: int | None, size: int = 600, no_cache: bool = False, 
         kwargs["workers"] = workers
     if cpu_budget:
         kwargs["cpu_budget_s"] = cpu_budget
+    if backend:
+        kwargs["backend"] = backend
+    if ray_address:
+        kwargs["ray_address"] = ray_address
     try:
         return RenderConfig(**kwargs)
     except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--timeout / --cpu-budget / --workers / --size") from e
+        raise typer.BadParameter(str(e), param_hint="--timeout / --cpu-budget / --workers / --size / "
+                                                    "--render-backend") from e
 
 
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):

@@ -4,12 +4,13 @@ episode (one episode through a real server: the demo's last act)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out
+from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out
 
 tasks_app = typer.Typer(no_args_is_help=True, help="The painting tasks: domains, subjects, training datasets.")
 PANEL = "Environment"
@@ -45,6 +46,7 @@ def serve(
     session_timeout: float = typer.Option(None, "--session-timeout",
                                           help="idle seconds before a session is reclaimed "
                                                "[$BRUSHWORK_SESSION_TIMEOUT_S; 900]"),
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
     log_level: str = typer.Option("info", help="uvicorn log level"),
 ):
     """Serve the OpenEnv environment: every session shares one warm renderer and scorer."""
@@ -57,9 +59,11 @@ def serve(
             judge_url=judge_url, judge_model=judge_model, aesthetic=aesthetic, hpsv3_url=hpsv3_url,
             taste_model=taste, workers=workers, render_timeout_s=render_timeout,
             render_cpu_budget_s=cpu_budget, max_sessions=max_sessions,
-            session_timeout_s=session_timeout)
-        console.print(f"brushwork serve: {settings.render_workers} browsers, {settings.session_limit} sessions, "
-                      f"session timeout {settings.session_timeout_s:g}s; starting the renderer and the pool")
+            session_timeout_s=session_timeout, render_backend=render_backend, ray_address=ray_address)
+        browsers = f"{settings.render_workers} browsers" if settings.render_backend == "local" else \
+            f"browsers on the Ray cluster at {settings.ray_address or os.environ.get('RAY_ADDRESS') or 'auto'}"
+        console.print(f"brushwork serve: {browsers}, {settings.session_limit} sessions, session timeout "
+                      f"{settings.session_timeout_s:g}s; starting the renderer and the pool")
         from brushwork.env.server.app import serve as run_server
 
         run_server(settings, host, port, log_level)

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out, progress
+from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, progress
 from brushwork.cli.score import (
     AestheticOpt,
     Hpsv3UrlOpt,
@@ -62,6 +62,7 @@ def evaluate(
     aesthetic: str = AestheticOpt, hpsv3_url: str = Hpsv3UrlOpt,
     taste: Path = TasteOpt,
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
     device: str = typer.Option(None, help="torch device for generation (default: cuda when available)"),
 ):
     """Evaluate a policy on held-out prompts, or saved rollouts, against the pool's evaluation split."""
@@ -72,7 +73,8 @@ def evaluate(
     try:
         scoring = ScoringOptions(pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file,
                                  judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
-                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers)
+                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers,
+                                 render_backend=render_backend or "local", ray_address=ray_address)
         plan = Plan(model=model, adapter=adapter, film=film, out=out_dir, scoring=scoring, split=split,
                     samples=samples, prompts=prompts, domains=tuple(domains or ()), prompt_seed=prompt_seed,
                     compare=tuple(compare or ()), runs=tuple(runs or ()), max_new_tokens=max_new_tokens,

@@ -9,7 +9,16 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import FilesArg, app, gate_config, out, progress, render_config
+from brushwork.cli.common import (
+    FilesArg,
+    RayAddressOpt,
+    RenderBackendOpt,
+    app,
+    gate_config,
+    out,
+    progress,
+    render_config,
+)
 
 
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
@@ -42,13 +51,14 @@ def render(
     timeout: float = typer.Option(60.0, help="seconds before a render is abandoned and its browser restarted"),
     cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
                                      "before it is stopped as too_slow (the sketch's fault) [6]"),
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
 ):
     """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
     from brushwork.render import Renderer
     from brushwork.sketch import extract_sketch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = render_config(workers, size, no_cache, timeout, cpu_budget)
+    cfg = render_config(workers, size, no_cache, timeout, cpu_budget, render_backend, ray_address)
 
     async def run():
         results = {}
@@ -102,10 +112,11 @@ def check(
     timeout: float = typer.Option(60.0, help="render deadline in seconds"),
     cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
                                      "before it is stopped as too_slow (the sketch's fault) [6]"),
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
     gate_cfg = gate_config(allow, size, allow_p5)
-    render_cfg = render_config(workers, size, False, timeout, cpu_budget)
+    render_cfg = render_config(workers, size, False, timeout, cpu_budget, render_backend, ray_address)
     gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]

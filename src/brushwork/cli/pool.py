@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out, progress, render_config
+from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, progress, render_config
 
 pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
 app.add_typer(pool_app, name="pool")
@@ -51,17 +51,20 @@ def init(root: Path = RootArg, tiers: str = typer.Option("love,okay,nope", help=
 def add(root: Path = RootArg, files: list[Path] = typer.Argument(..., exists=True, dir_okay=False),
         subject: str = typer.Option("", help="subject of these paintings"),
         generator: str = typer.Option("hand-written", help="who or what made them"),
-        workers: int = typer.Option(0, help="parallel browsers")):
+        workers: int = typer.Option(0, help="parallel browsers"),
+        render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
     """Render sketches (or replies) and add them, unrated."""
-    _import_sketch_files(_store(root), files, subject, generator, workers)
+    store = _store(root)
+    _import_sketch_files(store, files, subject, generator,
+                         render_config(workers, backend=render_backend, ray_address=ray_address))
 
 
-def _import_sketch_files(store, files, subject, generator, workers):
+def _import_sketch_files(store, files, subject, generator, config):
     from brushwork.pool.hf import import_sketches
     from brushwork.render import SyncRenderer
 
     bar, update = _bar("rendering and adding")
-    with bar, SyncRenderer(render_config(workers)) as renderer:
+    with bar, SyncRenderer(config) as renderer:
         summary = import_sketches(store, files, renderer, subject, generator, on_progress=update)
     out.print(f"added {summary.added}, already present {summary.already}, rendered {summary.rendered}, "
               f"from cache {summary.cached}")
@@ -73,7 +76,8 @@ def _import_sketch_files(store, files, subject, generator, workers):
 def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True, file_okay=False),
             rater: str = typer.Option("import", help="rater name for tiers given only by file name"),
             generator: str = typer.Option("import", help="generator of imported sketches"),
-            workers: int = typer.Option(0, help="parallel browsers")):
+            workers: int = typer.Option(0, help="parallel browsers"),
+            render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
     """Import a pool in the Hugging Face layout (metadata.jsonl) or a folder of sketches."""
     from brushwork.pool.hf import import_hf, sketch_files
 
@@ -84,7 +88,8 @@ def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True
             summary = import_hf(store, source, rater, on_progress=update)
         out.print(f"added {summary.added} paintings ({summary.already} already present), {summary.ratings} ratings")
     else:
-        _import_sketch_files(store, sketch_files(source), "", generator, workers)
+        _import_sketch_files(store, sketch_files(source), "", generator,
+                             render_config(workers, backend=render_backend, ray_address=ray_address))
 
 
 @pool_app.command("export")
@@ -186,7 +191,8 @@ def generate(root: Path = RootArg,
              critic_url: str = typer.Option(None, help="its /v1 base URL (default: base URL)"),
              subjects: str = typer.Option("", help="comma-separated subjects (default: the hibiscus domain)"),
              rounds: int = typer.Option(3, help="critique-and-revise rounds"),
-             seed: int = typer.Option(0), workers: int = typer.Option(0, help="parallel browsers")):
+             seed: int = typer.Option(0), workers: int = typer.Option(0, help="parallel browsers"),
+             render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
     """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally."""
     import os
 
@@ -195,15 +201,16 @@ def generate(root: Path = RootArg,
     from brushwork.render import Renderer, SyncRenderer
 
     store = _store(root)
+    config = render_config(workers, backend=render_backend, ray_address=ray_address)
     wanted = [s.strip() for s in subjects.split(",") if s.strip()] or list(SUBJECTS["hibiscus"])
     if procedural:
         bar, update = _bar("painting procedurally")
-        with bar, SyncRenderer(render_config(workers)) as r:
+        with bar, SyncRenderer(config) as r:
             ids = gen.generate_procedural(store, r, procedural, seed=seed, subjects=wanted, on_progress=update)
         out.print(f"added {len(ids)} procedural paintings")
     if model:
         async def run():
-            async with Renderer(render_config(workers)) as r:
+            async with Renderer(config) as r:
                 return await gen.generate_openai(store, r, wanted, base_url=base_url, model=model,
                                                  api_key=os.environ.get("BRUSHWORK_GENERATOR_API_KEY"),
                                                  rounds=rounds, critic_base_url=critic_url, critic_model=critic_model)

@@ -10,7 +10,16 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import FilesArg, app, console, load_pool_with_progress, out, progress
+from brushwork.cli.common import (
+    FilesArg,
+    RayAddressOpt,
+    RenderBackendOpt,
+    app,
+    console,
+    load_pool_with_progress,
+    out,
+    progress,
+)
 
 taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
 judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
@@ -52,6 +61,7 @@ def score(
     group_seed: int = typer.Option(None, help="reference draw seed (default: the render seed)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON ScoreCards"),
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
 ):
     """Score replies: gate, render, pairwise judge and aesthetic, weighted like the recipe."""
     from brushwork.errors import BrushworkError
@@ -61,7 +71,8 @@ def score(
     try:
         options = ScoringOptions(pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file,
                                  judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
-                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers)
+                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers,
+                                 render_backend=render_backend or "local", ray_address=ray_address)
         pipeline = Pipeline(options, progress=progress)   # a pool folder's first use renders it: a bar
     except BrushworkError as e:
         _fail(e)

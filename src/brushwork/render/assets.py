@@ -70,31 +70,51 @@ PAGE = """<!doctype html>
 """
 
 
+# The package's own copy of the pinned builds (with their package.json and licences), written by
+# scripts/vendor_libs.py after `npm ci` and shipped as package data: a render worker needs no npm.
+PACKAGE_LIBS = Path(__file__).resolve().parent / "lib"
+
+
 @dataclass(frozen=True)
 class Libraries:
-    """The pinned browser libraries, read from the project's `npm ci` install."""
+    """The pinned browser libraries: the package's copy (`render/lib/`), else the project's
+    `npm ci` install. `source` says which folder they came from (not part of any cache key)."""
 
     p5: bytes
     brush: bytes
     p5_version: str
     brush_version: str
+    source: str = ""
 
     @classmethod
     def locate(cls, node_modules: Path | None = None) -> Libraries:
+        """The package copy, then `node_modules` (an explicit one, $BRUSHWORK_NODE_MODULES, or the
+        nearest above this package or the cwd). An explicit `node_modules` skips the package copy."""
+        if node_modules is None:
+            lib = PACKAGE_LIBS
+            try:
+                return cls._read(lib / "p5.min.js", lib / "p5.brush.js", lib / "p5.package.json",
+                                 lib / "p5.brush.package.json", lib)
+            except (OSError, KeyError, ValueError):
+                pass
         root = node_modules or find_node_modules()
         try:
-            p5 = (root / "p5" / "lib" / "p5.min.js").read_bytes()
-            brush = (root / "p5.brush" / "dist" / "p5.brush.js").read_bytes()
-            import json
-
-            p5_version = json.loads((root / "p5" / "package.json").read_text())["version"]
-            brush_version = json.loads((root / "p5.brush" / "package.json").read_text())["version"]
+            return cls._read(root / "p5" / "lib" / "p5.min.js", root / "p5.brush" / "dist" / "p5.brush.js",
+                             root / "p5" / "package.json", root / "p5.brush" / "package.json", root)
         except (OSError, KeyError, ValueError) as e:
             raise SetupError(
-                f"p5 / p5.brush not found under {root}: run `npm ci` in the brushwork checkout "
-                "(or `make setup`), or set BRUSHWORK_NODE_MODULES"
+                f"p5 / p5.brush not found, neither in the package copy ({PACKAGE_LIBS}: run "
+                "`python scripts/vendor_libs.py` after `npm ci` in the brushwork checkout, which `make setup` "
+                f"does, then reinstall) nor under {root} (run `npm ci` in the brushwork checkout, or set "
+                "BRUSHWORK_NODE_MODULES to a node_modules with p5 and p5.brush)"
             ) from e
-        return cls(p5, brush, p5_version, brush_version)
+
+    @classmethod
+    def _read(cls, p5: Path, brush: Path, p5_package: Path, brush_package: Path, source: Path) -> Libraries:
+        import json
+
+        return cls(p5.read_bytes(), brush.read_bytes(), json.loads(p5_package.read_text())["version"],
+                   json.loads(brush_package.read_text())["version"], str(source))
 
 
 def find_node_modules() -> Path:

@@ -11,6 +11,7 @@ from brushwork.errors import ConfigError
 # Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
 # benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
 CPU_BUDGET_S = 6.0
+BACKENDS = ("local", "ray")
 
 
 @dataclass
@@ -26,8 +27,16 @@ class RenderConfig:
     cache_dir: Path | None = field(default=None, metadata={"help": "render cache folder (default ~/.cache/brushwork)"})
     chromium: str | None = field(default=None, metadata={"help": "Chromium binary (default: Debian's)"})
     paint_tolerance: int = field(default=4, metadata={"help": "channel difference that counts as paint"})
+    backend: str = field(default="local", metadata={
+        "help": "where paintings are made: local (Chromium on this machine) or ray (render workers on a Ray "
+                "cluster; pip install 'brushwork[ray]')"})
+    ray_address: str | None = field(default=None, metadata={
+        "help": "Ray cluster to join with backend ray: auto (the running cluster) or HOST:PORT "
+                "(default: $RAY_ADDRESS, else auto)"})
 
     def __post_init__(self):
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"render backend {self.backend!r}: use {' or '.join(BACKENDS)}")
         if self.workers < 1:
             raise ConfigError(f"workers must be >= 1, got {self.workers}")
         if not 16 <= self.size <= 4096:

@@ -19,7 +19,11 @@ class Renderer:
         if config is not None and overrides:
             raise ConfigError("pass either a RenderConfig or keyword overrides, not both")
         self.config = config or RenderConfig(**overrides)
-        if backend is None:
+        if backend is None and self.config.backend == "ray":
+            from brushwork.render.ray_pool import RayBackend
+
+            backend = RayBackend(self.config)
+        elif backend is None:
             from brushwork.render.chromium import ChromiumBackend
 
             backend = ChromiumBackend(self.config)

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from brushwork.errors import ConfigError
-from brushwork.render.config import CPU_BUDGET_S, RenderConfig
+from brushwork.render.config import BACKENDS, CPU_BUDGET_S, RenderConfig
 from brushwork.score.reward import PRESETS, RewardConfig
 
 # The environment variable that sets each field (read by `from_env`, i.e. by `brushwork serve`).
@@ -24,6 +24,7 @@ ENV = {"pool": "BRUSHWORK_POOL", "snapshot": "BRUSHWORK_SNAPSHOT", "preset": "BR
        "reward_file": "BRUSHWORK_REWARD_CONFIG", "judge": "BRUSHWORK_JUDGE", "aesthetic": "BRUSHWORK_AESTHETIC",
        "taste_model": "BRUSHWORK_TASTE_MODEL", "workers": "BRUSHWORK_WORKERS",
        "render_timeout_s": "BRUSHWORK_RENDER_TIMEOUT_S", "render_cpu_budget_s": "BRUSHWORK_RENDER_CPU_BUDGET_S",
+       "render_backend": "BRUSHWORK_RENDER_BACKEND", "ray_address": "BRUSHWORK_RAY_ADDRESS",
        "max_sessions": "BRUSHWORK_MAX_SESSIONS", "session_timeout_s": "BRUSHWORK_SESSION_TIMEOUT_S"}
 JUDGES = ("taste", "openai")
 AESTHETICS = ("taste", "hpsv3")
@@ -57,6 +58,10 @@ class ScoringOptions:
         "help": f"CPU seconds a sketch's page may spend on one render before it stops as too_slow (reward 0); "
                 f"below render_timeout_s (default: {CPU_BUDGET_S:g})"})
     render_cache: bool = field(default=True, metadata={"help": "reuse renders of identical code, seed and size"})
+    render_backend: str = field(default="local", metadata={
+        "help": "where paintings are made: local (Chromium here) or ray (a Ray cluster; the cache stays here)"})
+    ray_address: str | None = field(default=None, metadata={
+        "help": "with render_backend ray: auto or HOST:PORT (default: $RAY_ADDRESS, else auto)"})
 
     def __post_init__(self):
         for name in ("pool", "reward_file", "taste_model"):
@@ -70,6 +75,8 @@ class ScoringOptions:
             raise ConfigError(f"aesthetic {self.aesthetic!r}: use {' or '.join(AESTHETICS)}")
         if self.workers < 0:
             raise ConfigError(f"workers must be >= 0 (0: one per core), got {self.workers}")
+        if self.render_backend not in BACKENDS:
+            raise ConfigError(f"render_backend {self.render_backend!r}: use {' or '.join(BACKENDS)}")
         if self.judge_concurrency < 1:
             raise ConfigError(f"judge_concurrency must be >= 1, got {self.judge_concurrency}")
         if self.render_timeout_s <= 0:
@@ -89,7 +96,8 @@ class ScoringOptions:
 
     def render_config(self) -> RenderConfig:
         return RenderConfig(workers=self.render_workers, timeout_s=self.render_timeout_s,
-                            cpu_budget_s=self.cpu_budget_s, use_cache=self.render_cache)
+                            cpu_budget_s=self.cpu_budget_s, use_cache=self.render_cache,
+                            backend=self.render_backend, ray_address=self.ray_address)
 
     def reward_config(self) -> RewardConfig:
         if self.reward_file is not None:
