@@ -79,3 +79,15 @@ def test_a_training_key_that_was_renamed_says_its_new_name(tmp_path):
         parse(["--config", str(cfg)], cpu=True)
     with pytest.raises(ConfigError, match="render_timeout is now render_timeout_s"):
         parse(["--render_timeout", "30"], cpu=True)
+
+
+def test_the_render_backend_and_its_worker_size_reach_the_render_config():
+    s = ServerSettings.from_env({"BRUSHWORK_RENDER_BACKEND": "ray", "BRUSHWORK_RAY_ADDRESS": "10.0.0.1:6379",
+                                 "BRUSHWORK_RAY_CPUS_PER_WORKER": "2", "BRUSHWORK_RAY_MEMORY_MB_PER_WORKER": "3000"})
+    render = s.render_config()
+    assert (render.backend, render.ray_address, render.ray_cpus_per_worker, render.ray_memory_mb_per_worker) == \
+        ("ray", "10.0.0.1:6379", 2.0, 3000)
+    with pytest.raises(ConfigError, match="render_backend 'k8s'"):
+        ScoringOptions(render_backend="k8s")
+    with pytest.raises(ConfigError, match="ray_cpus_per_worker"):
+        ScoringOptions(ray_cpus_per_worker=0).render_config()

@@ -33,10 +33,16 @@ class RenderConfig:
     ray_address: str | None = field(default=None, metadata={
         "help": "Ray cluster to join with backend ray: auto (the running cluster) or HOST:PORT "
                 "(default: $RAY_ADDRESS, else auto)"})
+    ray_cpus_per_worker: float = field(default=1.0, metadata={
+        "help": "CPUs each Ray render worker asks for (one browser per whole CPU; a render keeps ~1.3 busy)"})
+    ray_memory_mb_per_worker: int = field(default=1500, metadata={
+        "help": "memory (MB) each Ray render worker asks for (a warm browser uses ~600 MB)"})
 
     def __post_init__(self):
         if self.backend not in BACKENDS:
             raise ConfigError(f"render backend {self.backend!r}: use {' or '.join(BACKENDS)}")
+        if self.ray_cpus_per_worker <= 0 or self.ray_memory_mb_per_worker <= 0:
+            raise ConfigError("ray_cpus_per_worker and ray_memory_mb_per_worker must be positive")
         if self.workers < 1:
             raise ConfigError(f"workers must be >= 1, got {self.workers}")
         if not 16 <= self.size <= 4096:

@@ -176,11 +176,14 @@ class RayBackend:
     `config.ray_address`, else $RAY_ADDRESS, else ``auto``); `actors`: how many (default: the
     cluster's free CPUs / `cpus_per_actor`, growing while renders wait and CPUs are free);
     each actor asks for `cpus_per_actor` CPUs (one browser per whole CPU) and
-    `memory_mb_per_actor` MB. `config.workers` is not used: the cluster's size decides."""
+    `memory_mb_per_actor` MB (defaults: `config.ray_cpus_per_worker`, `ray_memory_mb_per_worker`).
+    `config.workers` is not used: the cluster's size decides."""
 
     def __init__(self, config: RenderConfig | None = None, address: str | None = None, actors: int | None = None,
-                 cpus_per_actor: float = 1.0, memory_mb_per_actor: int = 1500):
+                 cpus_per_actor: float | None = None, memory_mb_per_actor: int | None = None):
         self.config = config or RenderConfig(backend="ray")
+        cpus_per_actor = cpus_per_actor or self.config.ray_cpus_per_worker
+        memory_mb_per_actor = memory_mb_per_actor or self.config.ray_memory_mb_per_worker
         self.address = address or self.config.ray_address or os.environ.get("RAY_ADDRESS") or "auto"
         if actors is not None and actors < 1:
             raise ConfigError(f"actors must be >= 1, got {actors}")

@@ -25,6 +25,8 @@ ENV = {"pool": "BRUSHWORK_POOL", "snapshot": "BRUSHWORK_SNAPSHOT", "preset": "BR
        "taste_model": "BRUSHWORK_TASTE_MODEL", "workers": "BRUSHWORK_WORKERS",
        "render_timeout_s": "BRUSHWORK_RENDER_TIMEOUT_S", "render_cpu_budget_s": "BRUSHWORK_RENDER_CPU_BUDGET_S",
        "render_backend": "BRUSHWORK_RENDER_BACKEND", "ray_address": "BRUSHWORK_RAY_ADDRESS",
+       "ray_cpus_per_worker": "BRUSHWORK_RAY_CPUS_PER_WORKER",
+       "ray_memory_mb_per_worker": "BRUSHWORK_RAY_MEMORY_MB_PER_WORKER",
        "max_sessions": "BRUSHWORK_MAX_SESSIONS", "session_timeout_s": "BRUSHWORK_SESSION_TIMEOUT_S"}
 JUDGES = ("taste", "openai")
 AESTHETICS = ("taste", "hpsv3")
@@ -62,6 +64,9 @@ class ScoringOptions:
         "help": "where paintings are made: local (Chromium here) or ray (a Ray cluster; the cache stays here)"})
     ray_address: str | None = field(default=None, metadata={
         "help": "with render_backend ray: auto or HOST:PORT (default: $RAY_ADDRESS, else auto)"})
+    ray_cpus_per_worker: float = field(default=1.0, metadata={"help": "CPUs each Ray render worker asks for"})
+    ray_memory_mb_per_worker: int = field(default=1500, metadata={"help": "memory (MB) each Ray render worker "
+                                                                          "asks for"})
 
     def __post_init__(self):
         for name in ("pool", "reward_file", "taste_model"):
@@ -97,7 +102,9 @@ class ScoringOptions:
     def render_config(self) -> RenderConfig:
         return RenderConfig(workers=self.render_workers, timeout_s=self.render_timeout_s,
                             cpu_budget_s=self.cpu_budget_s, use_cache=self.render_cache,
-                            backend=self.render_backend, ray_address=self.ray_address)
+                            backend=self.render_backend, ray_address=self.ray_address,
+                            ray_cpus_per_worker=self.ray_cpus_per_worker,
+                            ray_memory_mb_per_worker=self.ray_memory_mb_per_worker)
 
     def reward_config(self) -> RewardConfig:
         if self.reward_file is not None:
