@@ -19,9 +19,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
+from processes import in_groups
 
 from brushwork.errors import DependencyNotInstalled, RenderError
 from brushwork.render import RenderBackend, RenderConfig, Renderer
@@ -53,20 +53,6 @@ def _remember(backend) -> dict:
         if a["pid"]:
             SEEN["actors"].add(a["pid"])
     return status
-
-
-def _in_groups(groups: set[int]) -> set[int]:
-    """Live processes in these process groups (each browser leads its own)."""
-    pids = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] != b"Z" and int(fields[2]) in groups:
-                pids.add(int(entry.name))
-    return pids
 
 
 def _alive(pids: set[int]) -> set[int]:
@@ -320,5 +306,5 @@ async def test_aclose_leaves_no_browser_or_actor_behind(backend, cluster):
     await backend.aclose()                                            # twice is fine
     with pytest.raises(RenderError, match="not started"):
         await backend.render(CODE)
-    await _until(lambda: not _in_groups(SEEN["chromium"]), 20, "the actors' browsers to exit")
+    await _until(lambda: not in_groups(SEEN["chromium"]), 20, "the actors' browsers to exit")
     await _until(lambda: not _alive(SEEN["actors"]), 30, "the actor processes to exit")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from pathlib import Path
 
 import pytest
+from processes import in_groups
 
 from brushwork.render import RenderConfig, Renderer
 from brushwork.render.image import mean_abs_diff, to_rgb
@@ -116,21 +116,6 @@ def test_js_error_is_reported_not_raised(renderer):
     assert r.status == "ok" and any("undefinedFunction" in e.message for e in r.js_errors)
 
 
-def _in_groups(groups: set[int]) -> set[int]:
-    """Live processes in these process groups (each browser leads its own; other test
-    sessions on the machine have theirs)."""
-    pids = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] != b"Z" and int(fields[2]) in groups:
-                pids.add(int(entry.name))
-    return pids
-
-
 @pytest.mark.slow
 async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
     groups: set[int] = set()
@@ -159,10 +144,10 @@ async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
         groups.add(r.backend._workers[0].proc.pid)
         again = await r.render(FLOWER, seed=1)
         assert again.status == "ok" and again.attempts == 1
-        assert _in_groups({r.backend._workers[0].proc.pid})
+        assert in_groups({r.backend._workers[0].proc.pid})
         assert len(groups) == 3
     await asyncio.sleep(0.5)
-    assert not _in_groups(groups)
+    assert not in_groups(groups)
 
 
 @pytest.mark.parametrize("body,expected", [

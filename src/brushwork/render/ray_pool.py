@@ -121,8 +121,9 @@ class _RenderWorker:
                 "chromium_pids": _browser_pids(backend)}
 
     def _kill_browsers(self) -> None:
-        """Synchronous: at exit or collection, when no event loop may be left to close politely."""
-        backend = self._backend
+        """Synchronous: at exit or collection, when no event loop may be left to close politely.
+        (Ray's actor-class wrapper shares this `__del__` without our attributes: hence getattr.)"""
+        backend = getattr(self, "_backend", None)
         for worker in getattr(backend, "_workers", []) if backend is not None else []:
             with contextlib.suppress(Exception):
                 worker.kill()
