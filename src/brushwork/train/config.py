@@ -22,7 +22,7 @@ RECIPE = {
     "scale_rewards": "none", "num_generations": 8, "top_p": 0.95, "top_k": 20,
     "max_completion_length": 8192, "chat_template_kwargs": {"enable_thinking": False},
     "per_device_train_batch_size": 1, "gradient_accumulation_steps": 8, "bf16": True,
-    "save_steps": 10, "logging_steps": 1, "report_to": "tensorboard",
+    "save_steps": 10, "logging_steps": 1, "report_to": "tensorboard", "project": "brushwork",
 }
 RECIPE_LORA = {"use_peft": True, "lora_r": 16, "lora_alpha": 32, "lora_dropout": 0.0,
                "lora_target_modules": ["all-linear"]}

@@ -6,7 +6,10 @@ it returns one ``float | None`` per completion; ``None`` (an infrastructure fail
 timeout or crash, judge unreachable) excludes that sample from its group instead of
 punishing the policy. Its ``__name__`` is the metric key (``rewards/brushwork/mean``). All
 rollouts of one GRPO group (same prompt, same step) share one reference draw through the
-group seed. Every term, the gate pass rate, paint fraction and the None rate are logged.
+group seed. Every term's (and the total's) mean / std / min / max, the gate pass, cheat and
+None rates and the paint fraction are logged through TRL's `log_metric` (so every `report_to`
+backend gets them: `term_stats`), and the best painting that passed is kept for
+`brushwork.train.tracking` to log as an image (`take_best`).
 
 It scores in-process on one shared pipeline (`brushwork.score.pipeline`) or through one or more
 running `brushwork serve` servers (the OpenEnv client; completions go round-robin), and it
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -82,6 +86,47 @@ class Scored:
     png: bytes | None = None
 
 
+@dataclass(frozen=True)
+class Best:
+    """The best painting that passed the gate in one or more reward calls (see `take_best`)."""
+
+    step: int
+    reward: float
+    png: bytes
+    subject: str | None = None
+    prompt: str = ""
+
+
+def _stats(values: list[float]) -> tuple[float, float, float, float]:
+    """(mean, population std, min, max) of a non-empty list."""
+    mean = sum(values) / len(values)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)), min(values), max(values)
+
+
+def term_stats(scored: list[Scored]) -> dict[str, float]:
+    """What one reward call logs: gate pass / cheat / None rates over every completion; for each
+    term of `TERMS` and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
+    curves read) and `brushwork/<term>/std|min|max` over the completions where it is not None
+    (std: population; a term with no value is not logged); the mean paint fraction."""
+    if not scored:
+        return {}
+    n = len(scored)
+    out = {"brushwork/gate_pass_rate": sum(s.passed for s in scored) / n,
+           "brushwork/cheat_rate": sum(s.cheated for s in scored) / n,
+           "brushwork/none_rate": sum(s.reward is None for s in scored) / n}
+    for term in (*TERMS, "total"):
+        values = [float(v) for v in (s.reward if term == "total" else s.terms.get(term) for s in scored)
+                  if v is not None]
+        if values:
+            mean, std, low, high = _stats(values)
+            out.update({f"brushwork/{term}": mean, f"brushwork/{term}/std": std,
+                        f"brushwork/{term}/min": low, f"brushwork/{term}/max": high})
+    fractions = [s.paint_fraction for s in scored if s.paint_fraction is not None]
+    if fractions:
+        out["brushwork/paint_fraction"] = sum(fractions) / len(fractions)
+    return out
+
+
 class BrushworkReward:
     """TRL reward function over the brushwork environment (in-process or remote)."""
 
@@ -93,12 +138,13 @@ class BrushworkReward:
         self.parallel = parallel
         self.__name__ = name
         self.last: list[Scored] = []
+        self.best: Best | None = None     # the best passed painting since the last take_best()
         self._local = threading.local()
 
     def __getstate__(self):
         state = self.__dict__.copy()
         state.pop("_local", None)
-        state["last"] = []
+        state["last"], state["best"] = [], None
         return state
 
     def __setstate__(self, state):
@@ -118,6 +164,7 @@ class BrushworkReward:
                          subjects[i], i))
         with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
             self.last = list(pool.map(lambda job: self._score(*job), jobs))
+        self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
             self._record(step + 1, prompts, jobs)
@@ -130,7 +177,7 @@ class BrushworkReward:
         card = painting.card
         return Scored(card.total, card.terms, card.passed, card.cheated, card.paint_fraction, card.references,
                       card.infra, tuple(v.id for v in card.violations), card.to_dict() if self.film else None,
-                      painting.png if self.film else None)
+                      painting.png)   # already in memory; the best one is logged as an image
 
     def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, url: str) -> Scored:
         from brushwork.env.client import BrushworkEnv
@@ -141,7 +188,7 @@ class BrushworkReward:
             envs[url] = BrushworkEnv(url).sync()
             envs[url].__enter__()
         env = envs[url]
-        kwargs = {"seed": seed, "references": gseed, "return_image": bool(self.film),
+        kwargs = {"seed": seed, "references": gseed, "return_image": True,   # the film and the best painting
                   **({"subject": subject} if subject else {})}
         env.reset(**kwargs)
         obs = env.step(PaintAction(response=reply)).observation
@@ -163,22 +210,29 @@ class BrushworkReward:
                         passed=scored.passed, cheated=scored.cheated, infra=scored.infra, terms=scored.terms,
                         paint_fraction=scored.paint_fraction, violations=scored.violations)
 
+    def _keep_best(self, step: int, prompts, subjects) -> None:
+        passed = [(s.reward, i) for i, s in enumerate(self.last)
+                  if s.passed and s.reward is not None and s.png is not None]
+        if not passed:
+            return
+        reward, i = max(passed)
+        if self.best is None or reward > self.best.reward:
+            self.best = Best(step, reward, self.last[i].png, subjects[i], prompt_text(prompts[i]))
+
+    def take_best(self) -> Best | None:
+        """The best painting that passed since the last call (None if none passed), and forget it."""
+        best, self.best = self.best, None
+        return best
+
     def _log(self, log_metric, log_extra) -> None:
         scored = self.last
         if not scored:
             return
         if log_metric is not None:
-            n = len(scored)
-            log_metric("brushwork/gate_pass_rate", sum(s.passed for s in scored) / n)
-            log_metric("brushwork/cheat_rate", sum(s.cheated for s in scored) / n)
-            log_metric("brushwork/none_rate", sum(s.reward is None for s in scored) / n)
-            for term in TERMS:
-                values = [s.terms.get(term) for s in scored if s.terms.get(term) is not None]
-                if values:
-                    log_metric(f"brushwork/{term}", sum(values) / len(values))
-            fractions = [s.paint_fraction for s in scored if s.paint_fraction is not None]
-            if fractions:
-                log_metric("brushwork/paint_fraction", sum(fractions) / len(fractions))
+            # TRL averages each key over the calls of a logging step (and over processes):
+            # with one reward call per step (the recipe) min and max are the step's own.
+            for key, value in term_stats(scored).items():
+                log_metric(key, value)
         if log_extra is not None:
             log_extra("brushwork_passed", [s.passed for s in scored])
             log_extra("brushwork_infra", [s.infra or "" for s in scored])

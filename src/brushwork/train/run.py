@@ -4,7 +4,8 @@
 the tiny local one), optionally warms it up (`warmup.py`), turns the environment's tasks
 into a dataset, and runs TRL's `GRPOTrainer` with `BrushworkReward` (single turn, in-process
 or through servers) or `BrushworkToolEnv` (multi-turn, `environment_factory`). Every logging
-event also goes to OUTPUT_DIR/metrics.jsonl for `brushwork eval`'s curves; the adapter is
+event also goes to OUTPUT_DIR/metrics.jsonl for `brushwork eval`'s curves, and the best
+painting of each logging step to trackio / tensorboard (`tracking.py`); the adapter is
 saved to OUTPUT_DIR and pushed when `push_to_hub` is set.
 """
 
@@ -86,6 +87,7 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
     from brushwork.train.policy import load_policy, lora_config
     from brushwork.train.rewards import shared_pipeline
     from brushwork.train.tiny import TinySpec, build_tiny
+    from brushwork.train.tracking import BestPaintingLog
 
     t0 = time.perf_counter()
     out = Path(grpo.output_dir)
@@ -117,6 +119,7 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
                           processing_class=tokenizer, peft_config=lora_config(model_args),
                           callbacks=[_metrics_callback(out / "metrics.jsonl")],
                           **({"environment_factory": env_cls} if env_cls else {}))
+    trainer.add_callback(BestPaintingLog(rewards, trainer.callback_handler))   # after the reporting callbacks
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(str(out))
     if grpo.push_to_hub:
