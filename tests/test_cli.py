@@ -73,3 +73,11 @@ def test_check_renders_and_render_writes_files(replies, tmp_path_factory):
     again = brushwork("render", "good.md", "-o", str(out), "--workers", "1", "--seed", "3", cwd=replies,
                       env_extra=env)
     assert json.loads((out / "good.json").read_text())["cache_hit"] is True, again.stderr
+
+
+def test_python_dash_m_brushwork_is_the_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "brushwork", "rules"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "text_in_image" in done.stdout
