@@ -33,10 +33,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from results import replace_section
+from results import markdown, print_tables, replace_section
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -240,26 +239,6 @@ def summarise(paintings: list[Painting], load_s: float, times: list[float], othe
             ("Every attack", ["attack", "verdict", f"statistic at {c}", "lines read"], attack_rows)]
 
 
-def print_tables(blocks) -> None:
-    for title, headers, rows in blocks:
-        table = Table(title=title, title_justify="left")
-        for h in headers:
-            table.add_column(h)
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
-
-
-def markdown(blocks, header: str) -> str:
-    lines = [START, header, ""]
-    for title, headers, rows in blocks:
-        lines += [f"### {title}", "", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
-        lines.append("")
-    lines.append(END)
-    return "\n".join(lines)
-
-
 def header(args, paintings: list[Painting]) -> str:
     import rapidocr_onnxruntime
 
@@ -286,7 +265,7 @@ def main(args) -> None:
     with console.status("reading every painting"):
         load_s, times, others = read_all(paintings)
     blocks = summarise(paintings, load_s, times, others, render_s)
-    print_tables(blocks)
+    print_tables(console, blocks)
     if args.save_png:
         folder = Path(args.save_png)
         folder.mkdir(parents=True, exist_ok=True)
@@ -298,7 +277,7 @@ def main(args) -> None:
         console.print(f"[red]{left_out} of {len(paintings)} renders failed or painted nothing; not writing[/]")
         raise SystemExit(1)
     if args.write if args.write is not None else not args.quick:
-        replace_section(START, END, markdown(blocks, header(args, paintings)), Path(args.results))
+        replace_section(START, END, markdown(blocks, START, END, header(args, paintings)), Path(args.results))
         console.print(f"wrote {args.results}")
 
 

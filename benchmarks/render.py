@@ -36,9 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
-from results import replace_section
+from results import markdown, print_tables, replace_section
 from rich.console import Console
-from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 SKETCH_DIR = HERE / "sketches"
@@ -524,26 +523,6 @@ def extra_rows(extras: dict) -> list[list[str]]:
     return rows
 
 
-def print_tables(blocks) -> None:
-    for title, headers, rows in blocks:
-        table = Table(title=title, title_justify="left")
-        for h in headers:
-            table.add_column(h)
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
-
-
-def markdown(blocks, header: str) -> str:
-    lines = [START, header, ""]
-    for title, headers, rows in blocks:
-        lines += [f"### {title}", "", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
-        lines.append("")
-    lines.append(END)
-    return "\n".join(lines)
-
-
 def write_results(path: Path, section: str) -> None:
     replace_section(START, END, section, path)
 
@@ -627,9 +606,10 @@ async def main(args) -> None:
     if args.save_png:
         save_pngs(Path(args.save_png), runs)
     blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode in ("a1", "a2")]), extras)
-    print_tables(blocks)
+    print_tables(console, blocks)
     if args.write if args.write is not None else not args.quick:
-        write_results(Path(args.results), markdown(blocks, machine_header(args, binary, len(sketches), runs)))
+        header = machine_header(args, binary, len(sketches), runs)
+        write_results(Path(args.results), markdown(blocks, START, END, header))
         console.print(f"wrote {args.results}")
 
 
