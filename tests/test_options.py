@@ -91,3 +91,19 @@ def test_the_render_backend_and_its_worker_size_reach_the_render_config():
         ScoringOptions(render_backend="k8s")
     with pytest.raises(ConfigError, match="ray_cpus_per_worker"):
         ScoringOptions(ray_cpus_per_worker=0).render_config()
+
+
+def test_a_preset_weighing_a_term_the_pipeline_does_not_compute_is_refused():
+    from types import SimpleNamespace
+
+    from brushwork.score.pipeline import Pipeline
+    from brushwork.score.reward import PRESETS, RewardConfig
+
+    hps_only = SimpleNamespace(reward=RewardConfig.from_preset("hps-only"))   # no judge backend
+    with pytest.raises(ConfigError, match="preset 'judge-led' weights judge, which this pipeline does not compute"):
+        Pipeline.weights_for(hps_only, "judge-led")
+    judge_led = SimpleNamespace(reward=RewardConfig.from_preset("judge-led"))
+    assert Pipeline.weights_for(judge_led, "judge-led") is None            # its own: the reward's weights
+    assert Pipeline.weights_for(judge_led, "hps-led") == PRESETS["hps-led"]
+    with pytest.raises(ConfigError, match="unknown preset 'loudest'"):
+        Pipeline.weights_for(judge_led, "loudest")

@@ -91,8 +91,9 @@ class Pipeline:
               preset: str | None = None) -> Painting:
         """Score a gated painting; `preset` weighs the total differently from the pipeline's own
         reward (only terms the pipeline computes)."""
+        own = self.weights_for(preset) is None     # checks the preset against the terms computed here
         card = self.renderer.run(self.scorer.score_gated(painting.gated, seed=seed, group_seed=group_seed,
-                                                         subject=subject, weights=self.weights_for(preset)))
+                                                         subject=subject, preset=None if own else preset))
         return replace(painting, card=card)
 
     def weights_for(self, preset: str | None) -> Weights | None:

@@ -20,7 +20,7 @@ from brushwork.render import Renderer
 from brushwork.score.backends import ScorerUnavailable
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.judge import PairwiseJudge
-from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
+from brushwork.score.reward import PRESETS, RewardConfig, total
 
 DEFAULT_MIX = (("love", 2), ("okay", 2))
 
@@ -74,13 +74,13 @@ class Scorer:
 
     async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
                           subject: str | None = None, t0: float | None = None,
-                          weights: Weights | None = None) -> ScoreCard:
-        """Score a reply that has already been through `gate_reply`. `weights` (default: the
-        reward's) may only weigh terms the scorer has backends for (`Pipeline.weights_for`)."""
+                          preset: str | None = None) -> ScoreCard:
+        """Score a reply that has already been through `gate_reply`. `preset` (default: the
+        reward's weights) may only weigh terms the scorer has backends for (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
-        cfg, w = self.config, weights or self.config.reward.weights
-        preset = cfg.reward.preset if weights is None else next(
-            (name for name, p in PRESETS.items() if p == weights), None)
+        cfg = self.config
+        w = PRESETS[preset] if preset else cfg.reward.weights
+        preset = preset or cfg.reward.preset
         render = gated.render
         render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
         base = dict(weights=asdict(w), preset=preset, violations=gated.report.violations, seed=seed,
@@ -141,4 +141,4 @@ def _timings(t0: float, render_s: float, judge_s: float, aes_s: float, remote_s:
     elapsed = time.perf_counter() - t0
     remote = remote_s
     return ScoreTimings(render_s=render_s, judge_s=judge_s, aesthetic_s=aes_s,
-                   overhead_s=max(0.0, elapsed - render_s - remote), total_s=elapsed)
+                        overhead_s=max(0.0, elapsed - render_s - remote), total_s=elapsed)
