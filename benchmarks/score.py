@@ -73,7 +73,7 @@ async def run(console: Console) -> dict:
     judge.backend.ask = counting_ask
 
     async with Renderer(RenderConfig()) as renderer:
-        scorer = Scorer(renderer, pool, judge, aesthetic, ScorerConfig())
+        scorer = Scorer(renderer, pool, ScorerConfig(), backends={"judge": judge, "aesthetic": aesthetic})
         with console.status(f"warming renders of {len(replies)} replies"):
             await asyncio.gather(*(scorer.score(r, seed=0, group_seed=1) for r in replies))
         first, second = [], []
@@ -88,7 +88,8 @@ async def run(console: Console) -> dict:
         calls_on_rejected = (len(asked) - before_j) + (aesthetic.calls - before_a)
         # The run-time gate reads every painting for text (OCR); the same replies without it say
         # what the rest of the scorer costs.
-        no_ocr = Scorer(renderer, pool, judge, aesthetic, ScorerConfig(gate=GateConfig(ocr=False)))
+        no_ocr = Scorer(renderer, pool, ScorerConfig(gate=GateConfig(ocr=False)),
+                        backends={"judge": judge, "aesthetic": aesthetic})
         without_ocr = [await no_ocr.score(reply, seed=0, group_seed=1) for reply in replies]
 
     overheads = [c.timings.overhead_s * 1000 for c in first + second if c.passed]

@@ -38,9 +38,9 @@ def png(colour, size: int = 48, dot=None) -> bytes:
 
 
 def card(passed=True, total=0.5, judge=0.5, aesthetic=0.6, length=0.2, violations=()) -> ScoreCard:
-    return ScoreCard(passed=passed, total=total, gate=(1.0 if passed else 0.0) if total is not None else None,
-                     length=length if passed else None, judge=judge if passed else None,
-                     aesthetic=aesthetic if passed else None, weights={}, preset="judge-led",
+    terms = {"gate": (1.0 if passed else 0.0) if total is not None else None, "length": length,
+             "judge": judge, "aesthetic": aesthetic} if passed else {"gate": 0.0 if total is not None else None}
+    return ScoreCard(passed=passed, total=total, terms=terms, weights={}, preset="judge-led",
                      violations=tuple(Violation(i, "cheat" if i == "text_on_canvas" else "broken", i)
                                       for i in violations),
                      paint_fraction=0.3 if passed else None)

@@ -46,9 +46,12 @@ def tight(tmp_path_factory):
         yield r
 
 
+FULL_MARKS = {"gate": 1.0, "length": 1.0, "judge": 1.0, "aesthetic": 1.0}
+
+
 def verdict(reply_code: str, render):
     report = check_render(check_sketch(extract_sketch(reply_code)), render)
-    reward = None if report.infra_failure else total(PRESETS["judge-led"], report.passed, 1.0, 1.0, 1.0)
+    reward = None if report.infra_failure else total(PRESETS["judge-led"], report.passed, FULL_MARKS)
     return report, reward
 
 
@@ -78,7 +81,7 @@ def test_gate_reply_gives_the_reward_zero(tight):
     gated = tight._call(gate_reply(reply, tight.renderer))  # the async gate, on the renderer's own loop
     assert gated.render.status == "too_slow" and "too_slow" in gated.report.ids
     assert not gated.report.infra_failure
-    assert total(PRESETS["judge-led"], gated.report.passed, 1.0, 1.0, 1.0) == 0.0
+    assert total(PRESETS["judge-led"], gated.report.passed, FULL_MARKS) == 0.0
 
 
 def test_repeated_timeout_is_the_sketchs_fault(tight):

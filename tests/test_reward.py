@@ -7,18 +7,36 @@ from brushwork.score.reward import PRESETS, LengthRamp, RewardConfig, Weights, t
 
 
 def test_presets_are_the_recipes():
-    assert PRESETS["judge-led"] == Weights(0.05, 0.05, 0.60, 0.30)
-    assert PRESETS["hps-led"] == Weights(0.05, 0.05, 0.30, 0.60)
-    assert PRESETS["hps-only"] == Weights(0.05, 0.05, 0.0, 0.90)
+    assert PRESETS["judge-led"] == Weights(gate=0.05, length=0.05, judge=0.60, aesthetic=0.30)
+    assert PRESETS["hps-led"] == Weights(gate=0.05, length=0.05, judge=0.30, aesthetic=0.60)
+    assert PRESETS["hps-only"] == Weights(gate=0.05, length=0.05, judge=0.0, aesthetic=0.90)
     assert RewardConfig().preset == "judge-led"
 
 
 def test_formula():
     w = PRESETS["judge-led"]
-    assert total(w, False, 1.0, 1.0, 1.0) == 0.0
-    assert total(w, True, 0.5, 0.25, 0.8) == pytest.approx(0.05 + 0.025 + 0.15 + 0.24)
-    assert total(w, True, 0.5, None, 0.8) is None  # a weighted term that did not run: no honest score
-    assert total(PRESETS["hps-only"], True, 0.0, None, 1.0) == pytest.approx(0.95)  # judge unweighted: fine
+    def terms(length, judge, aesthetic):
+        return {"gate": 1.0, "length": length, "judge": judge, "aesthetic": aesthetic}
+
+    assert total(w, False, terms(1.0, 1.0, 1.0)) == 0.0
+    assert total(w, True, terms(0.5, 0.25, 0.8)) == pytest.approx(0.05 + 0.025 + 0.15 + 0.24)
+    assert total(w, True, terms(0.5, None, 0.8)) is None  # a weighted term that did not run: no honest score
+    assert total(PRESETS["hps-only"], True, terms(0.0, None, 1.0)) == pytest.approx(0.95)  # judge unweighted: fine
+
+
+def test_weights_name_the_terms():
+    assert list(Weights()) == ["gate", "length", "judge", "aesthetic"] and Weights() == PRESETS["judge-led"]
+    w = Weights(judge=0.0, aesthetic=0.9)       # unnamed terms keep the default preset's weight
+    assert dict(w) == {"gate": 0.05, "length": 0.05, "judge": 0.0, "aesthetic": 0.9} and w.aesthetic == 0.9
+    with pytest.raises(ConfigError, match="unknown reward term.*juge.*the terms are gate, length"):
+        Weights(juge=0.5)
+    with pytest.raises(ConfigError, match="weight judge must be in"):
+        Weights(judge=1.5)
+    with pytest.raises(AttributeError):
+        w.judge = 0.1
+    import pickle
+
+    assert pickle.loads(pickle.dumps(w)) == w and hash(w) == hash(Weights(judge=0.0, aesthetic=0.9))
 
 
 @pytest.mark.parametrize("tokens,expected", [(0, 0.0), (149, 0.0), (150, 0.0), (1575, 0.5), (3000, 1.0),

@@ -90,7 +90,8 @@ def test_reference_draw_is_reproducible_and_train_only(example_pool):
 
 def _scorer(renderer, pool, taste, judge=None, preset="judge-led"):
     judge = judge or PairwiseJudge(TasteJudge(taste))
-    return Scorer(renderer, pool, judge, TasteAesthetic(taste), ScorerConfig(reward=RewardConfig.from_preset(preset)))
+    return Scorer(renderer, pool, ScorerConfig(reward=RewardConfig.from_preset(preset)),
+                  backends={"judge": judge, "aesthetic": TasteAesthetic(taste)})
 
 
 async def test_scorecard_every_term(example_pool, taste, tmp_path):
@@ -127,7 +128,7 @@ async def test_gate_failure_costs_no_remote_call_and_outage_is_none(example_pool
             cheat = await scorer.score(CHEAT, seed=2)
             assert cheat.total == 0.0 and len(vlm.requests) == 0
             card = await scorer.score(HONEST, seed=2)
-            assert len(vlm.requests) == 8 and card.cost.judge_calls == 8 and card.total is not None
+            assert len(vlm.requests) == 8 and card.cost.calls["judge"] == 8 and card.total is not None
         down = PairwiseJudge(OpenAIJudge("http://127.0.0.1:9/v1", "fake-vlm", retry=Retry(2, 0.01, 1)))
         outage = await _scorer(r, example_pool, taste, judge=down).score(HONEST, seed=3)
     assert outage.passed and outage.total is None and "unreachable" in outage.infra and outage.judge is None

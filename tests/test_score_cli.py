@@ -25,7 +25,8 @@ def test_score_json_and_table(example_pool, tmp_path):
     assert res.exit_code == 0, res.output
     honest, cheat = json.loads(res.stdout)
     assert honest["passed"] and honest["total"] > 0.05 and len(honest["comparisons"]) == 4
-    assert {"gate", "length", "judge", "aesthetic", "total", "references", "timings", "cost"} <= set(honest)
+    assert {"total", "terms", "references", "timings", "cost"} <= set(honest)
+    assert list(honest["terms"]) == ["gate", "length", "judge", "aesthetic"] and honest["terms"]["judge"] is not None
     assert cheat["total"] == 0.0 and cheat["cheated"] and cheat["violations"][0]["id"] == "text_on_canvas"
     table = CliRunner().invoke(app, ["score", *files, "--preset", "hps-only", "--workers", "2"])
     assert table.exit_code == 0 and "hps-only" in table.output and "text_on_canvas" in table.output

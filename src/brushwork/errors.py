@@ -24,6 +24,11 @@ class RenderError(BrushworkError):
     """The renderer itself failed (not the sketch): browser would not start, pool closed."""
 
 
+class PatchError(SetupError):
+    """The p5.brush build is not the one the blend-shader patch rewrites (an anchor moved):
+    reinstall the pinned p5.brush (`npm ci`), or render with brush_shader upstream."""
+
+
 class DependencyNotInstalled(SetupError):
     """An optional dependency is missing; the message names the extra to install."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import typer
 from rich.console import Console
@@ -17,17 +18,41 @@ FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
                           help="sketch files (.js) or whole model replies (.md, .txt)")
 
 
+@contextmanager
+def clear_errors():
+    """A `BrushworkError` (a config that cannot work, a service that is down) ends the command
+    with its message and exit status 2, not a traceback."""
+    from brushwork.errors import BrushworkError
+
+    try:
+        yield
+    except BrushworkError as e:
+        console.print(f"[red]error:[/] {e}")
+        raise typer.Exit(2) from None
+
+
 def _render_backend(value: str | None) -> str | None:
-    if value is not None and value not in ("local", "ray"):   # brushwork.render.config.BACKENDS
-        raise typer.BadParameter(f"{value!r}: use local or ray")
-    return value
+    from brushwork.errors import ConfigError
+    from brushwork.render.config import check_backend
+
+    try:
+        return value if value is None else check_backend(value)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e)) from e
 
 
 # Where paintings are made, on every command that renders (ScoringOptions.render_backend / ray_address,
 # RenderConfig.backend / ray_address). None: the command's default (local; Ray's own $RAY_ADDRESS, else auto).
 RenderBackendOpt = typer.Option(None, "--render-backend", envvar="BRUSHWORK_RENDER_BACKEND", callback=_render_backend,
-                                help="where paintings are made: local (Chromium here) or ray (render workers on a "
-                                     "Ray cluster, with the ray extra installed; the cache stays here; default local)")
+                                help="where paintings are made: local (Chromium here), ray (render workers on a "
+                                     "Ray cluster, with the ray extra installed; the cache stays here) or "
+                                     "package.module:Class (your RenderBackend); default local")
+# p5.brush's blend shader (RenderConfig.brush_shader; brushwork.render.brush_patch). None: the
+# RenderConfig default, which reads BRUSHWORK_BRUSH_SHADER itself (so serve / train / eval follow it too).
+BrushShaderOpt = typer.Option(None, "--brush-shader", envvar="BRUSHWORK_BRUSH_SHADER",
+                              help="p5.brush's blend shader: deterministic (rewritten, ~0.7x the CPU, byte-identical "
+                                   "renders), fast (rewritten, upstream's edge noise) or upstream (p5.brush's own "
+                                   "build); default deterministic")
 RayAddressOpt = typer.Option(None, "--ray-address", envvar="BRUSHWORK_RAY_ADDRESS",
                              help="with --render-backend ray: the cluster, auto or HOST:PORT "
                                   "[$RAY_ADDRESS, else auto]")
@@ -54,7 +79,8 @@ def gate_config(allow: str | None, size: int, allow_p5: str | None = None):
 
 
 def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0,
-                  cpu_budget: float | None = None, backend: str | None = None, ray_address: str | None = None):
+                  cpu_budget: float | None = None, backend: str | None = None, ray_address: str | None = None,
+                  brush_shader: str | None = None):
     from brushwork.errors import ConfigError
     from brushwork.render import RenderConfig
 
@@ -67,11 +93,13 @@ def render_config(workers: int | None, size: int = 600, no_cache: bool = False, 
         kwargs["backend"] = backend
     if ray_address:
         kwargs["ray_address"] = ray_address
+    if brush_shader:
+        kwargs["brush_shader"] = brush_shader
     try:
         return RenderConfig(**kwargs)
     except ConfigError as e:
         raise typer.BadParameter(str(e), param_hint="--timeout / --cpu-budget / --workers / --size / "
-                                                    "--render-backend") from e
+                                                    "--render-backend / --brush-shader") from e
 
 
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):

@@ -10,10 +10,12 @@ import typer
 from rich.table import Table
 
 from brushwork.cli.common import (
+    BrushShaderOpt,
     FilesArg,
     RayAddressOpt,
     RenderBackendOpt,
     app,
+    clear_errors,
     gate_config,
     out,
     progress,
@@ -51,14 +53,14 @@ def render(
     timeout: float = typer.Option(60.0, help="seconds before a render is abandoned and its browser restarted"),
     cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
                                      "before it is stopped as too_slow (the sketch's fault) [6]"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt, brush_shader: str = BrushShaderOpt,
 ):
     """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
     from brushwork.render import Renderer
     from brushwork.sketch import extract_sketch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = render_config(workers, size, no_cache, timeout, cpu_budget, render_backend, ray_address)
+    cfg = render_config(workers, size, no_cache, timeout, cpu_budget, render_backend, ray_address, brush_shader)
 
     async def run():
         results = {}
@@ -73,7 +75,8 @@ def render(
                 await asyncio.gather(*(one(p) for p in files))
         return results
 
-    results = asyncio.run(run())
+    with clear_errors():
+        results = asyncio.run(run())
     table = Table("file", "status", "paint", "errors", "blocked", "in-page s", "wall s", "cache")
     failed = 0
     for path in files:
@@ -112,12 +115,14 @@ def check(
     timeout: float = typer.Option(60.0, help="render deadline in seconds"),
     cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
                                      "before it is stopped as too_slow (the sketch's fault) [6]"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
+    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt, brush_shader: str = BrushShaderOpt,
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
     gate_cfg = gate_config(allow, size, allow_p5)
-    render_cfg = render_config(workers, size, False, timeout, cpu_budget, render_backend, ray_address)
-    gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
+    render_cfg = render_config(workers, size, False, timeout, cpu_budget, render_backend, ray_address,
+                               brush_shader)
+    with clear_errors():
+        gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]
         typer.echo(json.dumps(payload, indent=2))

@@ -98,9 +98,9 @@ def _fmt(x: float | None) -> str:
 
 
 def score_table(files, cards, preset: str) -> Table:
-    from brushwork.score.reward import TERMS
+    from brushwork.score.terms import NAMES
 
-    table = Table("file", *TERMS, "total", "notes", title=f"reward ({preset})")
+    table = Table("file", *NAMES, "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
@@ -147,16 +147,15 @@ def judge_audit(
     """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties."""
     from brushwork.errors import BrushworkError
     from brushwork.score.audit import audit
-    from brushwork.score.build import build_backends
+    from brushwork.score.build import build_eval_judge
     from brushwork.score.options import ScoringOptions
-    from brushwork.score.reward import RewardConfig
 
     try:
         pool = _pool(pool_dir, snapshot)
         options = ScoringOptions(pool=pool_dir, snapshot=snapshot, judge=judge, judge_url=judge_url,
                                  judge_model=judge_model, judge_prompt=judge_prompt, taste_model=taste,
                                  verdict_cache=False)
-        pj, _ = build_backends(pool, options, RewardConfig.from_preset("judge-led"))
+        pj = build_eval_judge(pool, options)
     except BrushworkError as e:
         _fail(e)
     with console.status(f"asking {pj.backend.model_id} about {pairs} pairs, 4 times each"):

@@ -7,11 +7,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from brushwork.errors import ConfigError
+from brushwork.render.brush_patch import DEFAULT_MODE, check_mode
 
 # Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
 # benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
 CPU_BUDGET_S = 6.0
-BACKENDS = ("local", "ray")
+# Where paintings are made: a name here, or any `RenderBackend` class given as "package.module:Class"
+# (built with the `RenderConfig`): a new backend is one module, nothing here changes.
+BACKENDS = {"local": "brushwork.render.chromium:ChromiumBackend", "ray": "brushwork.render.ray_pool:RayBackend"}
+
+
+def check_backend(name: str, option: str = "render backend") -> str:
+    """`name` if it names a backend (a built-in or "module:Class"), else a ConfigError naming `option`."""
+    module, _, attr = name.partition(":")
+    if name not in BACKENDS and not (module and attr):
+        raise ConfigError(f"{option} {name!r}: use {' or '.join(BACKENDS)}, or a RenderBackend class as "
+                          "package.module:Class")
+    return name
+
+
+def backend_class(name: str) -> type:
+    """The class a backend name stands for (imported now: ray only when asked for)."""
+    import importlib
+
+    module, _, attr = BACKENDS.get(check_backend(name), name).partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"render backend {name!r}: cannot import {module}:{attr} ({e})") from e
 
 
 @dataclass
@@ -28,8 +51,8 @@ class RenderConfig:
     chromium: str | None = field(default=None, metadata={"help": "Chromium binary (default: Debian's)"})
     paint_tolerance: int = field(default=4, metadata={"help": "channel difference that counts as paint"})
     backend: str = field(default="local", metadata={
-        "help": "where paintings are made: local (Chromium on this machine) or ray (render workers on a Ray "
-                "cluster; pip install 'brushwork[ray]')"})
+        "help": "where paintings are made: local (Chromium on this machine), ray (render workers on a Ray "
+                "cluster; pip install 'brushwork[ray]') or package.module:Class (your RenderBackend)"})
     ray_address: str | None = field(default=None, metadata={
         "help": "Ray cluster to join with backend ray: auto (the running cluster) or HOST:PORT "
                 "(default: $RAY_ADDRESS, else auto)"})
@@ -37,10 +60,17 @@ class RenderConfig:
         "help": "CPUs each Ray render worker asks for (one browser per whole CPU; a render keeps ~1.3 busy)"})
     ray_memory_mb_per_worker: int = field(default=1500, metadata={
         "help": "memory (MB) each Ray render worker asks for (a warm browser uses ~600 MB)"})
+    brush_shader: str = field(default_factory=lambda: os.environ.get("BRUSHWORK_BRUSH_SHADER") or DEFAULT_MODE,
+                              metadata={"help": "p5.brush's blend shader: deterministic (rewritten: ~0.7x the CPU, "
+                                                "byte-identical renders), fast (rewritten, upstream's edge noise) or "
+                                                "upstream (p5.brush's own build) [$BRUSHWORK_BRUSH_SHADER]"})
 
     def __post_init__(self):
-        if self.backend not in BACKENDS:
-            raise ConfigError(f"render backend {self.backend!r}: use {' or '.join(BACKENDS)}")
+        check_backend(self.backend)
+        try:
+            check_mode(self.brush_shader)
+        except ValueError as e:
+            raise ConfigError(f"{e} (RenderConfig.brush_shader, --brush-shader, BRUSHWORK_BRUSH_SHADER)") from e
         if self.ray_cpus_per_worker <= 0 or self.ray_memory_mb_per_worker <= 0:
             raise ConfigError("ray_cpus_per_worker and ray_memory_mb_per_worker must be positive")
         if self.workers < 1:

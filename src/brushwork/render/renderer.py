@@ -10,7 +10,7 @@ import asyncio
 from brushwork.errors import ConfigError
 from brushwork.render.backend import RenderBackend
 from brushwork.render.cache import RenderCache, cache_key, default_cache_dir
-from brushwork.render.config import RenderConfig
+from brushwork.render.config import RenderConfig, backend_class
 from brushwork.render.result import RenderResult
 
 
@@ -19,15 +19,9 @@ class Renderer:
         if config is not None and overrides:
             raise ConfigError("pass either a RenderConfig or keyword overrides, not both")
         self.config = config or RenderConfig(**overrides)
-        if backend is None and self.config.backend == "ray":
-            from brushwork.render.ray_pool import RayBackend
-
-            backend = RayBackend(self.config)
-        elif backend is None:
-            from brushwork.render.chromium import ChromiumBackend
-
-            backend = ChromiumBackend(self.config)
-        elif not isinstance(backend, RenderBackend):
+        if backend is None:
+            backend = backend_class(self.config.backend)(self.config)
+        if not isinstance(backend, RenderBackend):
             raise ConfigError(f"{type(backend).__name__} is not a RenderBackend: it needs versions, start(), "
                               "render(code, seed, size), status() and aclose() (see brushwork.render.backend)")
         self.backend = backend

@@ -10,35 +10,35 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from brushwork.gate.verdict import Violation
-from brushwork.score.judge import Comparison
-from brushwork.score.reward import TERMS
+from brushwork.score.judge import Comparison, Verdict
+from brushwork.score.terms import NAMES
 
 
 @dataclass(frozen=True)
 class ScoreTimings:
     render_s: float = 0.0
-    judge_s: float = 0.0
-    aesthetic_s: float = 0.0
+    terms: dict = field(default_factory=dict)   # seconds per computed term (they run concurrently)
     overhead_s: float = 0.0   # everything outside rendering and remote calls
     total_s: float = 0.0
 
 
 @dataclass(frozen=True)
 class Cost:
-    judge_calls: int = 0       # questions actually sent (cache misses)
-    judge_cached: int = 0
-    judge_tokens: int = 0
-    aesthetic_calls: int = 0
+    """Questions each term sent to a service (cache misses), answered from a cache, and tokens."""
+
+    calls: dict = field(default_factory=dict)
+    cached: dict = field(default_factory=dict)
+    tokens: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class ScoreCard:
+    """`terms` holds every reward term's value (`terms.NAMES`), None where it did not or could not
+    run; each also reads as an attribute (`card.judge`)."""
+
     passed: bool
     total: float | None
-    gate: float | None
-    length: float | None
-    judge: float | None
-    aesthetic: float | None
+    terms: dict
     weights: dict
     preset: str | None
     violations: tuple[Violation, ...] = ()
@@ -53,10 +53,17 @@ class ScoreCard:
     seed: int = 0
     group_seed: int | None = None
 
-    @property
-    def terms(self) -> dict[str, float | None]:
-        """Every reward term's value (`reward.TERMS`), None where it did not or could not run."""
-        return {t: getattr(self, t) for t in TERMS}
+    def __post_init__(self):
+        unknown = set(self.terms) - set(NAMES)
+        if unknown:
+            raise ValueError(f"unknown reward term(s) {', '.join(sorted(unknown))}")
+        object.__setattr__(self, "terms", {t: self.terms.get(t) for t in NAMES})
+
+    def __getattr__(self, name: str):
+        terms = self.__dict__.get("terms")
+        if terms is not None and name in terms:
+            return terms[name]
+        raise AttributeError(name)
 
     @property
     def cheated(self) -> bool:
@@ -69,6 +76,27 @@ class ScoreCard:
             c["outcome"] = comp.outcome
         return d
 
+    @classmethod
+    def from_dict(cls, data: dict) -> ScoreCard:
+        """Read back `to_dict()` (a film's card file). Cards written before the terms table
+        (each term a top-level key, `judge_s` timings, `judge_calls` costs) read too."""
+        comparisons = tuple(Comparison(c["reference"], c["tier"], Verdict(**_known(Verdict, c["candidate_first"])),
+                                       Verdict(**_known(Verdict, c["reference_first"])))
+                            for c in data.get("comparisons") or ())
+        terms = data.get("terms") or {t: data.get(t) for t in NAMES}
+        timings = data.get("timings") or {}
+        timings = ScoreTimings(**{k: v for k, v in timings.items() if k in ("render_s", "overhead_s", "total_s")},
+                               terms=timings.get("terms") or {t: timings[f"{t}_s"] for t in NAMES
+                                                              if timings.get(f"{t}_s")})
+        cost = data.get("cost") or {}
+        cost = Cost(**{k: v for k, v in cost.items() if k in ("calls", "cached", "tokens") and isinstance(v, dict)})
+        fields = _known(cls, data)
+        fields.update(terms={t: v for t, v in terms.items() if t in NAMES}, comparisons=comparisons,
+                      violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
+                      references=tuple(tuple(r) for r in data.get("references") or ()), timings=timings, cost=cost,
+                      weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
+        return cls(**fields)
+
     def same_as(self, other: ScoreCard) -> bool:
         """Equal in everything but timings (what "the same reply scores the same" means)."""
         a, b = self.to_dict(), other.to_dict()
@@ -79,3 +107,7 @@ class ScoreCard:
                 for v in ("candidate_first", "reference_first"):
                     c[v].update(cached=None, seconds=None, tokens=None)
         return a == b
+
+
+def _known(cls, data: dict) -> dict:
+    return {k: v for k, v in data.items() if k in cls.__dataclass_fields__}

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from brushwork.errors import ConfigError
-from brushwork.render.config import BACKENDS, CPU_BUDGET_S, RenderConfig
+from brushwork.render.config import CPU_BUDGET_S, RenderConfig, check_backend
 from brushwork.score.reward import PRESETS, RewardConfig
 
 # The environment variable that sets each field (read by `from_env`, i.e. by `brushwork serve`).
@@ -61,7 +61,8 @@ class ScoringOptions:
                 f"below render_timeout_s (default: {CPU_BUDGET_S:g})"})
     render_cache: bool = field(default=True, metadata={"help": "reuse renders of identical code, seed and size"})
     render_backend: str = field(default="local", metadata={
-        "help": "where paintings are made: local (Chromium here) or ray (a Ray cluster; the cache stays here)"})
+        "help": "where paintings are made: local (Chromium here), ray (a Ray cluster; the cache stays here) or "
+                "package.module:Class (your RenderBackend)"})
     ray_address: str | None = field(default=None, metadata={
         "help": "with render_backend ray: auto or HOST:PORT (default: $RAY_ADDRESS, else auto)"})
     ray_cpus_per_worker: float = field(default=1.0, metadata={"help": "CPUs each Ray render worker asks for"})
@@ -80,8 +81,7 @@ class ScoringOptions:
             raise ConfigError(f"aesthetic {self.aesthetic!r}: use {' or '.join(AESTHETICS)}")
         if self.workers < 0:
             raise ConfigError(f"workers must be >= 0 (0: one per core), got {self.workers}")
-        if self.render_backend not in BACKENDS:
-            raise ConfigError(f"render_backend {self.render_backend!r}: use {' or '.join(BACKENDS)}")
+        check_backend(self.render_backend, "render_backend")
         if self.judge_concurrency < 1:
             raise ConfigError(f"judge_concurrency must be >= 1, got {self.judge_concurrency}")
         if self.render_timeout_s <= 0:

@@ -1,4 +1,4 @@
-"""The pipeline: reply -> gate -> render -> judge + aesthetic, in one object built from
+"""The pipeline: reply -> gate -> render -> the reward's terms, in one object built from
 `ScoringOptions`. The environment, the trainer's reward, evaluation, the CLI and the demo all
 call it, and get the gate report, the render and the `ScoreCard` together (`Painting`).
 
@@ -15,10 +15,9 @@ from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
 from brushwork.gate.reply import Gated, gate_reply
 from brushwork.render import RenderBackend, RenderResult, SyncRenderer
-from brushwork.score.build import build_backends
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
-from brushwork.score.reward import PRESETS, TERMS, Weights
+from brushwork.score.reward import PRESETS, Weights
 from brushwork.score.scorer import Scorer, ScorerConfig
 
 
@@ -64,9 +63,8 @@ class Pipeline:
         try:
             self.reward = self.options.reward_config()
             self.pool = load_pool_with_progress(self.options.pool, progress, self.renderer, self.options.snapshot)
-            judge, aesthetic = build_backends(self.pool, self.options, self.reward)
-            self.scorer = Scorer(self.renderer.renderer, self.pool, judge, aesthetic,
-                                 ScorerConfig(reward=self.reward, gate=gate or GateConfig()))
+            self.scorer = Scorer(self.renderer.renderer, self.pool,
+                                 ScorerConfig(reward=self.reward, gate=gate or GateConfig()), self.options)
         except BaseException:
             self.renderer.close()
             raise
@@ -104,7 +102,7 @@ class Pipeline:
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         weights, served = PRESETS[preset], self.reward.weights
-        missing = [t for t in TERMS if getattr(weights, t) > 0 and getattr(served, t) == 0]
+        missing = [t for t, w in weights.items() if w > 0 and served[t] == 0]
         if missing:
             raise ConfigError(f"preset {preset!r} weights {', '.join(missing)}, which this pipeline does not compute "
                               f"(it scores with {self.reward.preset or 'custom weights'}); start it with "

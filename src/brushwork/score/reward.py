@@ -1,7 +1,8 @@
 """The reward formula (SPEC §1) and its presets.
 
     gate failure -> 0
-    otherwise    -> w_gate + w_length * L + w_judge * J + w_aes * A
+    otherwise    -> w_gate + w_length * L + w_judge * J + w_aes * A   (the sum over `terms.TERMS`;
+                                                                      the gate term is 1 on a pass)
 
 A term whose weight is 0 is not computed (None). A term that should have run but could not
 (judge or scorer unreachable after retries, a render timeout or crash that a fresh browser did
@@ -11,37 +12,76 @@ crash, a page over the CPU budget) fail the gate: 0.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from brushwork.errors import ConfigError
-
-# The reward's terms, declared once: `Weights` has one field per term, `ScoreCard` one value per
-# term, and logging, observations and reports iterate over this tuple.
-TERMS = ("gate", "length", "judge", "aesthetic")
+from brushwork.score.terms import NAMES, TERMS
 
 
-@dataclass(frozen=True)
-class Weights:
-    gate: float = field(default=0.05, metadata={"help": "paid to every sketch that passes the gate"})
-    length: float = field(default=0.05, metadata={"help": "weight of the length ramp (a small nudge)"})
-    judge: float = field(default=0.60, metadata={"help": "weight of the pairwise judge's win rate"})
-    aesthetic: float = field(default=0.30, metadata={"help": "weight of the aesthetic score"})
+class Weights(Mapping[str, float]):
+    """One weight per reward term (`terms.TERMS`), each in [0, 1], summing to at most 1. A term
+    not named takes its weight in the default preset (0 for a term no preset uses); reads as a
+    mapping (`dict(weights)`) or by attribute (`weights.judge`)."""
 
-    def __post_init__(self):
-        for name, value in asdict(self).items():
+    __slots__ = ("_values",)
+
+    def __init__(self, **weights: float):
+        unknown = sorted(set(weights) - set(NAMES))
+        if unknown:
+            raise ConfigError(f"unknown reward term(s) {', '.join(unknown)}; the terms are {', '.join(NAMES)}")
+        values = {t.name: float(weights.get(t.name, t.weight)) for t in TERMS}
+        for name, value in values.items():
             if not 0 <= value <= 1:
                 raise ConfigError(f"weight {name} must be in [0, 1], got {value}")
-        if sum(asdict(self).values()) > 1 + 1e-9:
-            raise ConfigError(f"weights sum to {sum(asdict(self).values()):.3f}; keep them at most 1")
+        if sum(values.values()) > 1 + 1e-9:
+            raise ConfigError(f"weights sum to {sum(values.values()):.3f}; keep them at most 1")
+        object.__setattr__(self, "_values", values)
+
+    def __getitem__(self, name: str) -> float:
+        return self._values[name]
+
+    def __getattr__(self, name: str) -> float:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Weights are immutable")
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values.items()))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Mapping) and dict(self) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"Weights({', '.join(f'{k}={v:g}' for k, v in self._values.items())})"
+
+    def __reduce__(self):
+        return _weights, (dict(self._values),)
+
+
+def _weights(values: dict) -> Weights:
+    return Weights(**values)
 
 
 PRESETS: dict[str, Weights] = {
-    "judge-led": Weights(0.05, 0.05, 0.60, 0.30),
-    "hps-led": Weights(0.05, 0.05, 0.30, 0.60),
-    "hps-only": Weights(0.05, 0.05, 0.0, 0.90),
+    "judge-led": Weights(gate=0.05, length=0.05, judge=0.60, aesthetic=0.30),
+    "hps-led": Weights(gate=0.05, length=0.05, judge=0.30, aesthetic=0.60),
+    "hps-only": Weights(gate=0.05, length=0.05, judge=0.0, aesthetic=0.90),
 }
 DEFAULT_PRESET = "judge-led"
 
@@ -88,7 +128,7 @@ class RewardConfig:
 
     @classmethod
     def from_yaml(cls, path: Path | str) -> RewardConfig:
-        """YAML with either `preset: judge-led` or `weights: {gate, length, judge, aesthetic}`,
+        """YAML with either `preset: judge-led` or `weights: {term: weight, ...}` (`terms.NAMES`),
         and optionally `length: {low, full, high}`."""
         try:
             data = yaml.safe_load(Path(path).read_text()) or {}
@@ -100,16 +140,15 @@ class RewardConfig:
         return cls.from_preset(data.get("preset", DEFAULT_PRESET), length)
 
 
-def total(weights: Weights, passed: bool, length: float | None, judge: float | None,
-          aesthetic: float | None) -> float | None:
+def total(weights: Weights, passed: bool, values: Mapping[str, float | None]) -> float | None:
     """The weighted reward; None when a weighted term is missing (no honest score)."""
     if not passed:
         return 0.0
-    value = weights.gate
-    for weight, term in ((weights.length, length), (weights.judge, judge), (weights.aesthetic, aesthetic)):
+    value = 0.0
+    for name, weight in weights.items():
         if weight == 0:
             continue
-        if term is None:
+        if values.get(name) is None:
             return None
-        value += weight * term
+        value += weight * values[name]
     return value

@@ -1,45 +1,26 @@
-"""The scorer: reply -> gate -> render -> judge + aesthetic -> `ScoreCard`.
+"""The scorer: reply -> gate -> render -> the reward's terms -> `ScoreCard`.
 
-A reply that fails the gate costs no judge or aesthetic call. References are drawn from
-the pool's training split only, by a configurable tier mix, seeded by the group seed so
-every rollout of one GRPO group faces the same references.
+A reply that fails the gate costs no judge or aesthetic call. The terms (`terms.TERMS`) with
+a weight run concurrently; the judge draws its references from the pool's training split only,
+by a configurable tier mix, seeded by the group seed so every rollout of one GRPO group faces
+the same references.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
 from brushwork.gate.reply import Gated, gate_reply
-from brushwork.pool import Pool, PoolItem
+from brushwork.pool import Pool
 from brushwork.render import Renderer
-from brushwork.score.backends import ScorerUnavailable
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
-from brushwork.score.judge import PairwiseJudge
-from brushwork.score.reward import PRESETS, RewardConfig, total
-
-DEFAULT_MIX = (("love", 2), ("okay", 2))
-
-
-def draw_references(pool: Pool, mix=DEFAULT_MIX, seed: int = 0) -> tuple[PoolItem, ...]:
-    """Reproducible from (pool snapshot, mix, seed); never an evaluation item."""
-    tiers = pool.by_tier("train")
-    rng = random.Random(f"{pool.snapshot}:{seed}")
-    drawn: list[PoolItem] = []
-    for tier, count in mix:
-        available = sorted(tiers.get(tier, []), key=lambda i: i.id)
-        if len(available) < count:
-            raise ConfigError(f"the pool's training split has {len(available)} {tier!r} paintings; "
-                              f"the reference mix needs {count}")
-        drawn.extend(rng.sample(available, count))
-    for item in drawn:
-        if item.split != "train":  # by construction impossible; kept as the contract's guard
-            raise ConfigError(f"refusing to use evaluation item {item.id} as a reference")
-    return tuple(drawn)
+from brushwork.score.options import ScoringOptions
+from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
+from brushwork.score.terms import DEFAULT_MIX, NAMES, TERMS, Canvas, Setup, Term, Value
 
 
 @dataclass
@@ -52,19 +33,18 @@ class ScorerConfig:
 
 
 class Scorer:
-    def __init__(self, renderer: Renderer, pool: Pool | None, judge: PairwiseJudge | None, aesthetic,
-                 config: ScorerConfig | None = None):
+    def __init__(self, renderer: Renderer, pool: Pool | None, config: ScorerConfig | None = None,
+                 options: ScoringOptions | None = None, backends: dict | None = None):
+        """Builds every term the reward weighs (`terms.TERMS`) from `options` (default:
+        `ScoringOptions()`); `backends` gives some ready-made, by term name (tests, benchmarks:
+        `{"judge": PairwiseJudge(...), "aesthetic": TasteAesthetic(...)}`)."""
         self.renderer = renderer
         self.pool = pool
-        self.judge = judge
-        self.aesthetic = aesthetic
         self.config = config or ScorerConfig()
-        w = self.config.reward.weights
-        if w.judge > 0 and (judge is None or pool is None):
-            raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, "
-                              "or use --preset hps-only")
-        if w.aesthetic > 0 and aesthetic is None:
-            raise ConfigError("the aesthetic term has weight > 0: give an aesthetic backend")
+        weights = self.config.reward.weights
+        setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
+                      dict(backends or {}))
+        self.terms: dict[str, Term] = {t.name: t(setup) for t in TERMS if t.always or weights[t.name] > 0}
 
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
@@ -76,69 +56,54 @@ class Scorer:
                           subject: str | None = None, t0: float | None = None,
                           preset: str | None = None) -> ScoreCard:
         """Score a reply that has already been through `gate_reply`. `preset` (default: the
-        reward's weights) may only weigh terms the scorer has backends for (`Pipeline.weights_for`)."""
+        reward's weights) may only weigh terms the scorer has built (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
-        cfg = self.config
-        w = PRESETS[preset] if preset else cfg.reward.weights
-        preset = preset or cfg.reward.preset
+        w = PRESETS[preset] if preset else self.config.reward.weights
+        preset = preset or self.config.reward.preset
         render = gated.render
         render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
-        base = dict(weights=asdict(w), preset=preset, violations=gated.report.violations, seed=seed,
+        base = dict(weights=dict(w), preset=preset, violations=gated.report.violations, seed=seed,
                     group_seed=group_seed, paint_fraction=render.paint_fraction if render else None,
                     brush_methods=dict(render.brush_calls) if render else {},
                     filled_shapes=render.paint_calls if render else 0)
         if not gated.report.passed:
             infra = gated.report.infra_failure
             reason = "; ".join(v.message for v in gated.report.violations if v.severity == "infra") or None
-            return ScoreCard(passed=False, total=None if infra else 0.0, gate=None if infra else 0.0, length=None,
-                             judge=None, aesthetic=None, infra=reason,
-                             timings=_timings(t0, render_s, 0, 0), **base)
-        length = cfg.reward.length(gated.sketch.code) if w.length > 0 else None
-        refs = draw_references(self.pool, cfg.reference_mix, seed if group_seed is None else group_seed) \
-            if w.judge > 0 else ()
-        judge_task = self._judge(render.png, refs, subject or cfg.subject) if w.judge > 0 else _skipped(2)
-        aes_task = self._aesthetic(render.png) if w.aesthetic > 0 else _skipped(3)
-        (judge_result, judge_s), (aes, aes_s, aes_err) = await asyncio.gather(judge_task, aes_task)
-        judge_score = judge_result.score if judge_result else None
-        infra = None
-        if w.judge > 0 and judge_score is None:
-            infra = f"judge: {judge_result.error}"
-        if w.aesthetic > 0 and aes is None:
-            infra = (infra + "; " if infra else "") + f"aesthetic: {aes_err}"
-        comparisons = judge_result.comparisons if judge_result else ()
-        verdicts = [v for c in comparisons for v in (c.candidate_first, c.reference_first)]
-        cost = Cost(judge_calls=sum(not v.cached for v in verdicts), judge_cached=sum(v.cached for v in verdicts),
-                    judge_tokens=sum(v.tokens for v in verdicts), aesthetic_calls=int(w.aesthetic > 0))
-        return ScoreCard(passed=True, total=total(w, True, length, judge_score, aes), gate=1.0, length=length,
-                         judge=judge_score, aesthetic=aes, infra=infra, references=tuple((r.id, r.tier) for r in refs),
-                         comparisons=comparisons, cost=cost, **base,
-                         timings=_timings(t0, render_s, judge_s, aes_s, self._remote_s(judge_s, aes_s)))
+            return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
+                             infra=reason, timings=_timings(t0, render_s, {}, 0.0), **base)
+        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject)
+        values = await self._values(w, canvas)
+        seconds = {name: s for name, (_, s) in values.items()}
+        got = {name: v for name, (v, _) in values.items()}
+        infra = "; ".join(f"{name}: {v.error}" for name, v in got.items() if w[name] > 0 and v.value is None) or None
+        judged = got.get("judge", Value(None))
+        remote_s = max((seconds[name] for name, v in got.items() if v.remote), default=0.0)
+        cost = Cost(calls={n: v.calls for n, v in got.items() if v.calls},
+                    cached={n: v.cached for n, v in got.items() if v.cached},
+                    tokens={n: v.tokens for n, v in got.items() if v.tokens})
+        terms = {name: v.value for name, v in got.items()}
+        return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
+                         references=judged.references, comparisons=judged.comparisons, cost=cost, **base,
+                         timings=_timings(t0, render_s, seconds, remote_s))
 
-    def _remote_s(self, judge_s: float, aes_s: float) -> float:
-        """Time spent waiting on remote services (they run concurrently)."""
-        judge_remote = judge_s if getattr(self.judge and self.judge.backend, "remote", False) else 0.0
-        aes_remote = aes_s if getattr(self.aesthetic, "remote", False) else 0.0
-        return max(judge_remote, aes_remote)
-
-    async def _judge(self, png: bytes, refs, subject: str):
-        t = time.perf_counter()
-        result = await self.judge.judge(png, refs, subject)
-        return result, time.perf_counter() - t
-
-    async def _aesthetic(self, png: bytes):
-        t = time.perf_counter()
-        try:
-            return await self.aesthetic.score(png), time.perf_counter() - t, None
-        except ScorerUnavailable as e:
-            return None, time.perf_counter() - t, str(e)
+    async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:
+        """Every term the weights need (and the free ones), concurrently: name -> (value, seconds)."""
+        wanted = [name for name in NAMES if weights[name] > 0 or (name in self.terms and self.terms[name].always)]
+        missing = [name for name in wanted if name not in self.terms]
+        if missing:
+            raise ConfigError(f"these weights need the {', '.join(missing)} term(s), which this scorer did not build "
+                              f"(its reward weighs them 0)")
+        results = await asyncio.gather(*(_timed(self.terms[name], canvas) for name in wanted))
+        return dict(zip(wanted, results))
 
 
-async def _skipped(width: int):
-    return (None, 0.0, None)[:width]
+async def _timed(term: Term, canvas: Canvas) -> tuple[Value, float]:
+    t = time.perf_counter()
+    value = await term(canvas)
+    return value, time.perf_counter() - t
 
 
-def _timings(t0: float, render_s: float, judge_s: float, aes_s: float, remote_s: float = 0.0) -> ScoreTimings:
+def _timings(t0: float, render_s: float, terms: dict[str, float], remote_s: float) -> ScoreTimings:
     elapsed = time.perf_counter() - t0
-    remote = remote_s
-    return ScoreTimings(render_s=render_s, judge_s=judge_s, aesthetic_s=aes_s,
-                        overhead_s=max(0.0, elapsed - render_s - remote), total_s=elapsed)
+    return ScoreTimings(render_s=render_s, terms=terms, overhead_s=max(0.0, elapsed - render_s - remote_s),
+                        total_s=elapsed)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from brushwork.env.episode import EpisodeRunner
@@ -69,8 +68,6 @@ class ServerContext:
         tiers: dict[str, int] = {}
         for item in pool.items:
             tiers[item.tier] = tiers.get(item.tier, 0) + 1
-        judge = service.scorer.judge
-        aesthetic = service.scorer.aesthetic
         with self._lock:
             sessions = {"active": self.sessions_open, "max": self.settings.session_limit,
                         "timeout_s": self.settings.session_timeout_s, "opened": self.sessions_total}
@@ -83,9 +80,8 @@ class ServerContext:
             "renderer": render_status,
             "pool": {"root": str(pool.root), "snapshot": pool.snapshot, "paintings": len(pool.items),
                      "tiers": tiers},
-            "reward": {"preset": service.reward.preset, "weights": asdict(service.reward.weights)},
-            "scorers": {"judge": judge.backend.model_id if judge is not None else None,
-                        "aesthetic": type(aesthetic).__name__ if aesthetic is not None else None},
+            "reward": {"preset": service.reward.preset, "weights": dict(service.reward.weights)},
+            "scorers": {name: term.backend for name, term in service.scorer.terms.items() if term.backend},
             "sessions": sessions,
             "work": work,
         }

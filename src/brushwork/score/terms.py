@@ -1,0 +1,199 @@
+"""The reward's terms, declared once (SPEC §1).
+
+`TERMS` is the table the rest of brushwork iterates over: `Weights` holds one weight per term,
+`ScoreCard.terms` one value per term, the scorer computes every weighted term of a painting
+that passed the gate (concurrently), and logging, environment observations and reports list
+them in this order.
+
+A term is a `Term` subclass: its name, the help its weight shows, its weight in the default
+preset, how it builds what it needs from the scoring options (`Setup`), and how it values a
+painting (`Canvas` -> `Value`). **To add a term, write its class here, append it to `TERMS` and
+test it**: nothing else changes. Its weight is 0 in every preset (so it is not computed) until
+a reward YAML gives it one (`weights: {my_term: 0.1, ...}`) or a preset here does.
+
+A term that should have a value but cannot (an unreachable judge or scorer) returns
+`Value(None, error=...)`: the ScoreCard's total is then None (no honest score), never 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from brushwork.errors import ConfigError
+
+if TYPE_CHECKING:
+    from brushwork.pool import Pool, PoolItem
+    from brushwork.render import RenderResult
+    from brushwork.score.options import ScoringOptions
+    from brushwork.score.reward import RewardConfig
+
+DEFAULT_MIX = (("love", 2), ("okay", 2))
+
+
+@dataclass(frozen=True)
+class Canvas:
+    """What a term may look at: a sketch that passed the gate, and its painting."""
+
+    code: str
+    png: bytes
+    render: RenderResult
+    seed: int = 0
+    group_seed: int | None = None    # shared by every rollout of one GRPO group
+    subject: str = ""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A term's value in [0, 1], or None with the reason (an outage, not the sketch's fault)."""
+
+    value: float | None
+    error: str | None = None
+    remote: bool = False             # its time was spent waiting on a service
+    calls: int = 0                   # questions sent to a service (cache misses)
+    cached: int = 0                  # questions answered from a cache
+    tokens: int = 0
+    references: tuple[tuple[str, str], ...] = ()   # (pool id, tier) it compared against
+    comparisons: tuple = ()                          # the judge's `Comparison`s
+
+
+@dataclass
+class Setup:
+    """What terms are built from: the scoring options, the reward, the pool, and backends
+    given ready-made by name (`{"judge": PairwiseJudge, "aesthetic": ...}`: tests, benchmarks)."""
+
+    options: ScoringOptions
+    reward: RewardConfig
+    pool: Pool | None = None
+    reference_mix: tuple[tuple[str, int], ...] = DEFAULT_MIX
+    given: dict = field(default_factory=dict)
+    _taste: object = None
+
+    def taste_model(self):
+        """The offline taste model (loaded or fitted on the pool once, shared by the terms)."""
+        if self._taste is None:
+            from brushwork.score.taste.model import load_or_fit
+
+            if self.pool is None:
+                raise ConfigError("the taste backends need a pool (--pool DIR) or a fitted model (--taste FILE)")
+            self._taste = load_or_fit(self.pool, self.options.taste_model)
+        return self._taste
+
+
+class Term:
+    """One reward term. Subclasses set the class attributes and implement `__call__`."""
+
+    name: ClassVar[str]
+    help: ClassVar[str]
+    weight: ClassVar[float] = 0.0    # its weight in the default preset (judge-led)
+    always: ClassVar[bool] = False   # computed even at weight 0 (it costs nothing)
+
+    def __init__(self, setup: Setup):
+        """Build what the term needs; raise ConfigError naming the option to fix."""
+
+    @property
+    def backend(self) -> str | None:
+        """Who answers (a model or service name, for /health and logs); None when computed here."""
+        return None
+
+    async def __call__(self, canvas: Canvas) -> Value:
+        raise NotImplementedError
+
+
+class GateTerm(Term):
+    name = "gate"
+    help = "paid to every sketch that passes the gate"
+    weight = 0.05
+    always = True
+
+    async def __call__(self, canvas: Canvas) -> Value:
+        return Value(1.0)
+
+
+class LengthTerm(Term):
+    name = "length"
+    help = "weight of the length ramp (a small nudge)"
+    weight = 0.05
+
+    def __init__(self, setup: Setup):
+        self.ramp = setup.reward.length
+
+    async def __call__(self, canvas: Canvas) -> Value:
+        return Value(self.ramp(canvas.code))
+
+
+class JudgeTerm(Term):
+    name = "judge"
+    help = "weight of the pairwise judge's win rate"
+    weight = 0.60
+
+    def __init__(self, setup: Setup):
+        from brushwork.score.build import build_judge
+
+        if setup.pool is None:
+            raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, "
+                              "or use --preset hps-only")
+        self.pool, self.mix = setup.pool, setup.reference_mix
+        self.judge = setup.given.get(self.name) or build_judge(setup.options, setup.taste_model)
+
+    @property
+    def backend(self) -> str:
+        return self.judge.backend.model_id
+
+    async def __call__(self, canvas: Canvas) -> Value:
+        seed = canvas.seed if canvas.group_seed is None else canvas.group_seed
+        refs = draw_references(self.pool, self.mix, seed)
+        result = await self.judge.judge(canvas.png, refs, canvas.subject)
+        verdicts = [v for c in result.comparisons for v in (c.candidate_first, c.reference_first)]
+        return Value(result.score, None if result.score is not None else result.error,
+                     remote=getattr(self.judge.backend, "remote", False),
+                     calls=sum(not v.cached for v in verdicts), cached=sum(v.cached for v in verdicts),
+                     tokens=sum(v.tokens for v in verdicts), references=tuple((r.id, r.tier) for r in refs),
+                     comparisons=result.comparisons)
+
+
+class AestheticTerm(Term):
+    name = "aesthetic"
+    help = "weight of the aesthetic score"
+    weight = 0.30
+
+    def __init__(self, setup: Setup):
+        from brushwork.score.build import build_aesthetic
+
+        self.scorer = setup.given.get(self.name) or build_aesthetic(setup.options, setup.taste_model)
+
+    @property
+    def backend(self) -> str:
+        return type(self.scorer).__name__
+
+    async def __call__(self, canvas: Canvas) -> Value:
+        from brushwork.score.backends import ScorerUnavailable
+
+        remote = getattr(self.scorer, "remote", False)
+        try:
+            return Value(await self.scorer.score(canvas.png), remote=remote, calls=1)
+        except ScorerUnavailable as e:
+            return Value(None, str(e), remote=remote, calls=1)
+
+
+TERMS: tuple[type[Term], ...] = (GateTerm, LengthTerm, JudgeTerm, AestheticTerm)
+NAMES: tuple[str, ...] = tuple(t.name for t in TERMS)
+
+
+def draw_references(pool: Pool, mix=DEFAULT_MIX, seed: int = 0) -> tuple[PoolItem, ...]:
+    """The judge's references: reproducible from (pool snapshot, mix, seed); never an
+    evaluation item."""
+    tiers = pool.by_tier("train")
+    rng = random.Random(f"{pool.snapshot}:{seed}")
+    drawn: list[PoolItem] = []
+    for tier, count in mix:
+        available = sorted(tiers.get(tier, []), key=lambda i: i.id)
+        if len(available) < count:
+            raise ConfigError(f"the pool's training split has {len(available)} {tier!r} paintings; "
+                              f"the reference mix needs {count}")
+        drawn.extend(rng.sample(available, count))
+    for item in drawn:
+        if item.split != "train":  # by construction impossible; kept as the contract's guard
+            raise ConfigError(f"refusing to use evaluation item {item.id} as a reference")
+    return tuple(drawn)
