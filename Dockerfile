@@ -21,7 +21,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 COPY pyproject.toml README.md LICENSE ./
-COPY scripts/vendor_libs.py ./scripts/
+COPY scripts/vendor_libs.py scripts/patch_brush.py ./scripts/
 COPY src ./src
 ARG EXTRAS=""
 ARG PIP_EXTRA=""

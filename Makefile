@@ -2,12 +2,14 @@
 PYTHON ?= python3
 VENV   := .venv
 STAMP  := $(VENV)/.brushwork-installed
-# The package's copy of p5 / p5.brush (git-ignored; shipped as package data): scripts/vendor_libs.py
+# The package's copy of p5 / p5.brush (git-ignored; shipped as package data): scripts/vendor_libs.py;
+# the patched p5.brush builds beside it (the rewritten blend shader): scripts/patch_brush.py
 LIBS   := src/brushwork/render/lib/p5.brush.js
+PATCHED := src/brushwork/render/lib/p5.brush.deterministic.js
 
 .PHONY: setup system demo test bench clean
 
-setup: system node_modules/.package-lock.json $(LIBS) $(STAMP)
+setup: system node_modules/.package-lock.json $(LIBS) $(PATCHED) $(STAMP)
 
 system:
 	@scripts/setup-system.sh
@@ -20,6 +22,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 # A checkout whose npm install predates the package copy (the copy is newer than the stamp once made).
 $(LIBS): node_modules/.package-lock.json scripts/vendor_libs.py
 	$(PYTHON) scripts/vendor_libs.py
+
+# vendor_libs.py patches too; this reruns the patch alone when the generator changes.
+$(PATCHED): $(LIBS) scripts/patch_brush.py src/brushwork/render/brush_patch.py
+	$(PYTHON) scripts/patch_brush.py
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -8,6 +8,11 @@ Modes, all on the same Chromium binary, the same sketches and the same seed:
 - a2  the same page-per-sketch baseline launched with brushwork's `CHROMIUM_FLAGS`;
 - b   brushwork's `Renderer` (cache off, default workers), all sketches at once.
 
+Then (shader.py; `--shader-only` runs just this, `--skip-shader` skips it) p5.brush's own build
+against brushwork's patched builds (brushwork.render.brush_patch) on 48 sketches: CPU-seconds per
+render (GPU process, renderer, browser) and renders per minute, how far each patched painting
+sits from upstream, and run-to-run noise (upstream's against the deterministic build's zero).
+
 Reports renders per minute, median latency, wall/in-page overhead (b), peak RSS of all
 Chromium processes, the mean absolute pixel difference of each baseline painting against
 brushwork's, and (unless --skip-extras) how long replacing a killed browser takes, what
@@ -18,6 +23,7 @@ of benchmarks/RESULTS.md.
 
     .venv/bin/python benchmarks/render.py                # full run, ~10-12 min on 2 cores (a1 is ~8)
     .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
+    .venv/bin/python benchmarks/render.py --shader-only  # only the p5.brush builds, ~6-8 min on 2 cores
 """
 
 from __future__ import annotations
@@ -523,8 +529,8 @@ def extra_rows(extras: dict) -> list[list[str]]:
     return rows
 
 
-def write_results(path: Path, section: str) -> None:
-    replace_section(START, END, section, path)
+def write_results(path: Path, section: str, start: str = START, end: str = END) -> None:
+    replace_section(start, end, section, path)
 
 
 def machine_header(args, binary: str, n: int, runs: list[ModeRun]) -> str:
@@ -559,6 +565,40 @@ def _mem_gib() -> float:
 
 
 async def main(args) -> None:
+    if not args.shader_only:
+        await render_modes(args)
+    if not args.skip_shader:
+        await shader_builds(args)
+
+
+async def shader_builds(args) -> None:
+    """p5.brush's own build against the patched ones (shader.py): CPU per render, fidelity, noise."""
+    import shader
+
+    from brushwork.render.browser import chromium_version, find_chromium
+
+    await wait_quiet(args.wait_quiet)
+    pool, painter = (2, 1) if args.quick else (args.shader_pool, args.shader_painter)
+    passes = await shader.run(args.seed, pool, painter, console)
+    print_tables(console, shader.tables(passes))
+    if args.write if args.write is not None else not args.quick:
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        n = len(passes[0].pngs) + len(passes[0].failed)
+        others = max(p.others_cores for p in passes)
+        header = (f"## p5.brush blend-shader builds, run of {now}\n\n"
+                  f"- machine: nproc {len(os.sched_getaffinity(0))}, {os.uname().machine}; "
+                  f"{chromium_version(find_chromium(args.chromium))}; {n} sketches (8 recipe, "
+                  f"{pool} pool sources, {painter} painter seeds), seed {args.seed}, {SIZE}×{SIZE}, default "
+                  "workers, cache off; passes interleaved: upstream A, deterministic A, fast, upstream B, "
+                  "deterministic B\n"
+                  f"- other processes used up to {others:.2f} cores during a pass"
+                  + (" (**a loaded machine: wall times and renders/min are inflated; CPU-s per render is the "
+                     "measure to read**)" if others > QUIET_CORES else " (quiet)"))
+        write_results(Path(args.results), shader.section(passes, header), shader.START, shader.END)
+        console.print(f"wrote {args.results}")
+
+
+async def render_modes(args) -> None:
     from brushwork.render.browser import CHROMIUM_FLAGS, find_chromium
 
     binary = find_chromium(args.chromium)
@@ -641,6 +681,11 @@ def parse_args(argv=None):
     p.add_argument("--save-png", metavar="DIR", help="also save every painting as DIR/<sketch>.<mode>.png")
     p.add_argument("--evidence-rounds", type=int, default=3,
                    help="ABBA rounds of the v2-vs-v1 evidence-path measure (each renders every sketch twice); 0 skips")
+    p.add_argument("--shader-only", action="store_true",
+                   help="only compare p5.brush's builds (upstream, fast, deterministic): benchmarks/shader.py")
+    p.add_argument("--skip-shader", action="store_true", help="skip the p5.brush build comparison")
+    p.add_argument("--shader-pool", type=int, default=32, help="example-pool sources in the build comparison")
+    p.add_argument("--shader-painter", type=int, default=8, help="painter seeds in the build comparison")
     p.add_argument("--evidence-child", nargs=4, metavar=("SRC", "SKETCHES", "SEED", "CHROMIUM"),
                    help=argparse.SUPPRESS)
     args = p.parse_args(argv)

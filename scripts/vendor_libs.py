@@ -5,7 +5,8 @@
 
 Writes `src/brushwork/render/lib/`: p5.min.js, p5.brush.js, each library's package.json
 (its version) and licence, so that `pip install brushwork` plus a Chromium is all a render
-worker needs (no npm, no checkout). `make setup` and the Dockerfile run it after `npm ci`.
+worker needs (no npm, no checkout), then runs scripts/patch_brush.py there (the patched
+p5.brush builds with the rewritten blend shader). `make setup` and the Dockerfile run it after `npm ci`.
 The copies are git-ignored (only the folder's README is committed) and shipped as package data.
 
 Standard library only: it runs before the virtualenv exists. Refuses versions other than the
@@ -73,7 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     versions = vendor(args.node_modules, args.dest)
     print("vendored " + ", ".join(f"{k} {v}" for k, v in versions.items()) + f" into {args.dest}")
-    return 0
+    return _patch_brush().main(["--lib", str(args.dest)])
+
+
+def _patch_brush():
+    """scripts/patch_brush.py, loaded by path (this script may run from anywhere)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("patch_brush", Path(__file__).resolve().parent / "patch_brush.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

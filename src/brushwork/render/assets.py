@@ -19,6 +19,7 @@ from pathlib import Path
 from brushwork.core import language as L
 from brushwork.core import vocabulary as V
 from brushwork.errors import SetupError
+from brushwork.render import brush_patch
 
 CSP = "; ".join([
     "default-src 'none'",
@@ -58,11 +59,11 @@ PAGE = """<!doctype html>
  data-watch-draw="{draw}" data-watch-text="{text}" data-watch-raw="{raw}"
  data-allow="{allow}" data-statements="{statements}"
  data-harness="/h/{version}/harness.js,/h/{version}/guard.js"
- data-lib="/lib/{version}/p5.min.js,/lib/{version}/p5.brush.js"
- data-scripts="/lib/{version}/p5.min.js,/lib/{version}/p5.brush.js,/h/{version}/harness.js,/h/{version}/guard.js,/job/{token}/sketch.js">
+ data-lib="/lib/{version}/p5.min.js,/lib/{version}/{brush}"
+ data-scripts="/lib/{version}/p5.min.js,/lib/{version}/{brush},/h/{version}/harness.js,/h/{version}/guard.js,/job/{token}/sketch.js">
 </script>
 <script src="/lib/{version}/p5.min.js"></script>
-<script src="/lib/{version}/p5.brush.js"></script>
+<script src="/lib/{version}/{brush}"></script>
 <script src="/h/{version}/harness.js"></script>
 <script src="/h/{version}/guard.js"></script>
 <script src="/job/{token}/sketch.js"></script>
@@ -78,13 +79,32 @@ PACKAGE_LIBS = Path(__file__).resolve().parent / "lib"
 @dataclass(frozen=True)
 class Libraries:
     """The pinned browser libraries: the package's copy (`render/lib/`), else the project's
-    `npm ci` install. `source` says which folder they came from (not part of any cache key)."""
+    `npm ci` install. `source` says which folder they came from (not part of any cache key).
+    `brush` is p5.brush's own build; `brush_build(mode)` the one a render serves."""
 
     p5: bytes
     brush: bytes
     p5_version: str
     brush_version: str
     source: str = ""
+    brush_licence: str = ""
+
+    def brush_build(self, mode: str) -> tuple[str, bytes]:
+        """(file name, bytes) of p5.brush with the blend shader of `mode` (`brush_patch.MODES`):
+        the patched file scripts/patch_brush.py wrote beside the package copy when it is current,
+        else the same build generated now from `brush` (a node_modules install, a stale copy)."""
+        if brush_patch.check_mode(mode) == "upstream":
+            return "p5.brush.js", self.brush
+        name = brush_patch.PATCHED_FILE.format(mode=mode)
+        try:
+            built = brush_patch.patch_library(self.brush.decode("utf-8"), mode, self.brush_licence).encode("utf-8")
+        except brush_patch.PatchError as e:
+            raise SetupError(f"cannot build p5.brush's {mode} blend shader: {e}") from e
+        try:
+            on_disk = (Path(self.source) / name).read_bytes()
+        except OSError:
+            on_disk = None
+        return name, on_disk if on_disk == built else built
 
     @classmethod
     def locate(cls, node_modules: Path | None = None) -> Libraries:
@@ -94,13 +114,14 @@ class Libraries:
             lib = PACKAGE_LIBS
             try:
                 return cls._read(lib / "p5.min.js", lib / "p5.brush.js", lib / "p5.package.json",
-                                 lib / "p5.brush.package.json", lib)
+                                 lib / "p5.brush.package.json", lib, lib / "p5.brush.LICENSE.md")
             except (OSError, KeyError, ValueError):
                 pass
         root = node_modules or find_node_modules()
         try:
             return cls._read(root / "p5" / "lib" / "p5.min.js", root / "p5.brush" / "dist" / "p5.brush.js",
-                             root / "p5" / "package.json", root / "p5.brush" / "package.json", root)
+                             root / "p5" / "package.json", root / "p5.brush" / "package.json", root,
+                             root / "p5.brush" / "LICENSE.md")
         except (OSError, KeyError, ValueError) as e:
             raise SetupError(
                 f"p5 / p5.brush not found, neither in the package copy ({PACKAGE_LIBS}: run "
@@ -110,11 +131,12 @@ class Libraries:
             ) from e
 
     @classmethod
-    def _read(cls, p5: Path, brush: Path, p5_package: Path, brush_package: Path, source: Path) -> Libraries:
+    def _read(cls, p5: Path, brush: Path, p5_package: Path, brush_package: Path, source: Path,
+              licence: Path) -> Libraries:
         import json
 
         return cls(p5.read_bytes(), brush.read_bytes(), json.loads(p5_package.read_text())["version"],
-                   json.loads(brush_package.read_text())["version"], str(source))
+                   json.loads(brush_package.read_text())["version"], str(source), licence.read_text())
 
 
 def find_node_modules() -> Path:
@@ -139,12 +161,14 @@ def harness_file(name: str) -> bytes:
 class AssetServer:
     """A threaded HTTP server on 127.0.0.1 with one entry per pending render job."""
 
-    def __init__(self, libraries: Libraries):
+    def __init__(self, libraries: Libraries, brush_shader: str = brush_patch.DEFAULT_MODE):
         self.libraries = libraries
+        self.brush_shader = brush_shader
         self.version = f"p5-{libraries.p5_version}_brush-{libraries.brush_version}"
+        self.brush_file, brush = libraries.brush_build(brush_shader)
         self._static = {
             f"/lib/{self.version}/p5.min.js": libraries.p5,
-            f"/lib/{self.version}/p5.brush.js": libraries.brush,
+            f"/lib/{self.version}/{self.brush_file}": brush,
             f"/h/{self.version}/seed.js": harness_file("seed.js"),
             f"/h/{self.version}/harness.js": harness_file("harness.js"),
             f"/h/{self.version}/guard.js": harness_file("guard.js"),
@@ -231,7 +255,7 @@ class AssetServer:
                 code = self._jobs.get(parts[2])
             if code is not None and parts[3] == "page.html":
                 seed, size = self._params.get(parts[2], (1, 600))
-                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size,
+                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size, brush=self.brush_file,
                                    draw=WATCH["p5_drawing"], text=WATCH["text_drawing"],
                                    raw=WATCH["raw_drawing"], **ALLOW).encode()
                 return page, "text/html; charset=utf-8", "no-store"

@@ -66,9 +66,11 @@ class ChromiumBackend:
 
         self._binary = find_chromium(self.config.chromium)
         libraries = Libraries.locate()
-        self._server = AssetServer(libraries)
+        self._server = AssetServer(libraries, self.config.brush_shader)
         self._server.start()
-        self._versions = "|".join([self._server.version, self._server.harness_digest,
+        # The shader mode by name; the digest covers the served bytes (the patch's included).
+        self._versions = "|".join([self._server.version, f"brush-shader-{self.config.brush_shader}",
+                                   self._server.harness_digest,
                                    chromium_version(self._binary), " ".join(CHROMIUM_FLAGS)])
         self._pw_cm = async_playwright()
         self._pw = await self._pw_cm.start()

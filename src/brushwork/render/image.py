@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from brushwork.core.images import rgb_array
@@ -28,3 +30,22 @@ def mean_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
     if a.shape != b.shape:
         raise ValueError(f"cannot compare images of shapes {a.shape} and {b.shape}")
     return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
+
+
+@dataclass(frozen=True)
+class Difference:
+    """How far one painting is from another: mean and largest per-channel |Δ| on 0–255, and
+    how many pixels differ at all."""
+
+    mean_abs: float
+    max_abs: int
+    pixels: int
+
+
+def difference(a: bytes, b: bytes) -> Difference:
+    """The `Difference` between two PNGs of the same size."""
+    x, y = to_rgb(a).astype(np.int16), to_rgb(b).astype(np.int16)
+    if x.shape != y.shape:
+        raise ValueError(f"cannot compare images of shapes {x.shape} and {y.shape}")
+    delta = np.abs(x - y)
+    return Difference(float(delta.mean()), int(delta.max()), int((delta.max(axis=2) > 0).sum()))
