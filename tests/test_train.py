@@ -150,8 +150,9 @@ def test_resume_continues_through_a_real_server(tiny_run, tmp_path):
 @pytest.mark.chromium
 @pytest.mark.timeout(600)
 def test_multi_turn_is_a_config_switch(tiny_run, tmp_path):
-    """environment_factory wiring on the warmed-up tiny model: the tool is offered and every
-    rollout's episode is rewarded or None (this model was never taught to call tools)."""
+    """environment_factory wiring on the single-turn tiny model (Qwen3's JSON tool calls): the
+    tool is offered, and a rollout that never calls it (this model was never taught to) is
+    scored on its text answer. tests/test_train_multiturn.py drives the tool itself."""
     from brushwork.train.run import train
 
     args = parse(["--config", TINY, "--tiny", "false", "--model_name_or_path", str(tiny_run.output_dir / "base"),

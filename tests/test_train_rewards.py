@@ -68,20 +68,24 @@ def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
 
 
 def test_environment_factory_episode(example_pool):
-    env = BrushworkToolEnv()
+    vision = type("VisionToolEnv", (BrushworkToolEnv,), {"images": True})
+    env = vision()
     text = env.reset(seed=5, subject="coral hibiscus", domain="hibiscus", revisions=1)
-    assert "coral hibiscus" in text.lower() and "submit_sketch" in text
+    assert "submit_sketch" in text and "1 time" in text   # TRL appends it to the row's own task prompt
     first = env.submit_sketch(HONEST)
     assert first[0]["type"] == "image" and first[0]["image"].size == (600, 600)
     assert first[-1]["type"] == "text" and "score" not in first[-1]["text"].lower()
     assert not env.finished
     env.submit_sketch(HONEST.replace("#ff7f50", "#e75480"))
     assert env.finished and env.reward is not None and env.reward > 0
-    unfinished = BrushworkToolEnv()
+    unfinished = BrushworkToolEnv()            # a text-only policy gets the critique alone
     unfinished.reset(seed=6, subject="coral hibiscus", revisions=2)
-    unfinished.submit_sketch(CHEAT)
+    critique = unfinished.submit_sketch(CHEAT)
+    assert isinstance(critique, str) and "revisions left" in critique
     never = BrushworkToolEnv()
     never.reset(seed=7, subject="coral hibiscus")
-    rewards = ToolEnvReward()(prompts=["p"] * 3, completions=["c"] * 3, environments=[env, unfinished, never])
-    assert rewards[0] == env.reward and rewards[1] == 0.0 and rewards[2] is None
+    rewards = ToolEnvReward()(prompts=["p"] * 3, completions=[[{"role": "assistant", "content": "c"}]] * 3,
+                              environments=[env, unfinished, never])
+    assert rewards[0] == env.reward and rewards[1] == 0.0
+    assert rewards[2] == 0.0 and never.replies == ["c"]     # no tool call: its text answer is scored (no sketch)
     assert BrushworkToolEnv.submit_sketch.__doc__.count("Args:") == 1

@@ -64,6 +64,9 @@ def evaluate(
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
     render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
     device: str = typer.Option(None, help="torch device for generation (default: cuda when available)"),
+    revisions: int = typer.Option(0, "--revisions", min=0, max=8, help="multi-turn: the policy submits with the "
+                                  "submit_sketch tool, sees the critique and may revise K times; reports reward and "
+                                  "gate pass rate by turn, the revision gain, fix rate and worse rate"),
 ):
     """Evaluate a policy on held-out prompts, or saved rollouts, against the pool's evaluation split."""
     from brushwork.errors import BrushworkError
@@ -79,12 +82,15 @@ def evaluate(
                     samples=samples, prompts=prompts, domains=tuple(domains or ()), prompt_seed=prompt_seed,
                     compare=tuple(compare or ()), runs=tuple(runs or ()), max_new_tokens=max_new_tokens,
                     temperature=temperature, top_p=top_p, top_k=top_k, seed=seed, references=references,
-                    film_steps=film_steps, gallery=gallery, device=device)
+                    film_steps=film_steps, gallery=gallery, device=device, revisions=revisions)
         result = run_eval(plan, progress)
     except BrushworkError as e:
         _fail(e)
     console.print(f"wrote {result.report}, {result.eval_json} and {len(result.curves)} curve plot(s)")
     out.print(summary_table(result.runs))
+    for run in result.runs:
+        if run.revisions is not None:
+            out.print(revision_table(run))
 
 
 def summary_table(runs) -> Table:
@@ -93,5 +99,14 @@ def summary_table(runs) -> Table:
     headers, rows = table_rows(runs)
     table = Table(*headers, title="brushwork eval")
     for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def revision_table(run) -> Table:
+    from brushwork.eval.report import revision_rows
+
+    table = Table("measure", "value", title=f"revisions · {run.label}")
+    for row in revision_rows(run.revisions):
         table.add_row(*row)
     return table

@@ -64,5 +64,7 @@ def _warmup_done(result):
     rate = "not checked" if result.gate_pass_rate is None else f"{result.gate_pass_rate:.0%} of {result.checked}"
     console.print(f"warm-up: {result.rows} pairs x {result.epochs:g} epochs in {result.seconds / 60:.1f} min, "
                   f"loss {result.loss:.3f}; gate pass rate after warm-up: {rate}")
+    if result.tool_call_rate is not None:
+        console.print(f"  tool-call rate after warm-up: {result.tool_call_rate:.0%} of {result.checked} first replies")
     if result.violations:
         console.print("  failing rules: " + ", ".join(f"{k} x{v}" for k, v in result.violations.items()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from brushwork.gate.reply import Gated
 
 _MAX_ITEMS = 8   # violations / errors listed; the rest are counted
+_BARE, _OVERWORKED = 0.10, 0.85   # paint fractions the critique remarks on (washed out, overworked)
 
 
 def critique(gated: Gated, revision: int, revisions_left: int) -> str:
@@ -56,6 +57,10 @@ def _page(gated: Gated) -> list[str]:
     lines = []
     if render.paint_fraction is not None:
         lines.append(f"Coverage: {100 * render.paint_fraction:.1f}% of the canvas differs from the paper colour.")
+        if gated.report.passed and render.paint_fraction < _BARE:
+            lines.append("Most of the canvas is bare paper: paint larger or more opaque shapes.")
+        elif gated.report.passed and render.paint_fraction > _OVERWORKED:
+            lines.append("Almost all of the canvas is painted over: leave some paper showing.")
     if render.js_errors and not any(v.id == "js_error" for v in gated.report.violations):
         lines.append("JavaScript errors:")
         for e in render.js_errors[:_MAX_ITEMS]:

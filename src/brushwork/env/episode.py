@@ -125,6 +125,14 @@ class Episode:
         return Turn(attempt.revision, self.revisions_left, False, gated,
                     critique(gated, attempt.revision, self.revisions_left), png=_png(gated))
 
+    def scored_attempts(self) -> list[Attempt]:
+        """Every painting of the episode with its ScoreCard: earlier ones are scored now (for
+        per-turn figures and films; the reward does not change)."""
+        for i, attempt in enumerate(self.attempts):
+            if attempt.painting.card is None:
+                self.attempts[i] = self._scored(attempt)
+        return list(self.attempts)
+
     def _scored(self, attempt: Attempt) -> Attempt:
         painting = self.pipeline.score(attempt.painting, seed=self.task.seed, group_seed=self.group_seed,
                                        subject=self.task.subject, preset=self.config.preset)

@@ -25,9 +25,9 @@ from brushwork.errors import ConfigError
 from brushwork.eval.metrics import Sample
 from brushwork.gate.verdict import Violation
 from brushwork.pool import Pool, PoolItem
-from brushwork.score.card import Cost, ScoreCard, ScoreTimings
-from brushwork.score.judge import Comparison, PairwiseJudge, Verdict
-from brushwork.score.reward import TERMS
+from brushwork.score.card import ScoreCard
+from brushwork.score.judge import PairwiseJudge
+from brushwork.score.terms import NAMES
 
 REFERENCE_TIERS = ("love", "okay")
 DEFAULT_REFERENCES = 6
@@ -81,6 +81,23 @@ def score_replies(pipeline, rows: list[dict], replies: list[list[str]], parallel
         return list(pool.map(one, jobs))
 
 
+def episode_samples(played) -> list[Sample]:
+    """Every painting of every played episode as a Sample (earlier paintings scored now),
+    numbered by episode, with its turn and whether it was the final one."""
+    from brushwork.train.rewards import prompt_text
+
+    samples = []
+    for number, episode in enumerate(played):
+        env, row = episode.env, episode.row
+        attempts = env.episode.scored_attempts()
+        for attempt in attempts:
+            reply = env.replies[attempt.revision] if attempt.revision < len(env.replies) else ""
+            samples.append(Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
+                                  seed=row["seed"], reply=reply, png=attempt.painting.png, card=attempt.painting.card,
+                                  turn=attempt.revision, final=attempt.revision == len(attempts) - 1, episode=number))
+    return samples
+
+
 def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool, count: int = DEFAULT_REFERENCES,
                   split: str = "eval", on_done: Callable[[], None] | None = None,
                   concurrency: int = 8) -> list[Sample]:
@@ -107,22 +124,9 @@ def judged_count(samples: list[Sample]) -> int:
     return sum(s.card.passed and s.png is not None for s in samples)
 
 
-def _known(cls, data: dict) -> dict:
-    return {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-
-
 def card_from_dict(data: dict) -> ScoreCard:
     """Read back `ScoreCard.to_dict()` (a film's card file)."""
-    comparisons = tuple(Comparison(c["reference"], c["tier"], Verdict(**_known(Verdict, c["candidate_first"])),
-                                   Verdict(**_known(Verdict, c["reference_first"])))
-                        for c in data.get("comparisons") or ())
-    fields = _known(ScoreCard, data)
-    fields.update(violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
-                  comparisons=comparisons, references=tuple(tuple(r) for r in data.get("references") or ()),
-                  timings=ScoreTimings(**_known(ScoreTimings, data.get("timings") or {})),
-                  cost=Cost(**_known(Cost, data.get("cost") or {})),
-                  weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
-    return ScoreCard(**fields)
+    return ScoreCard.from_dict(data)
 
 
 def _card_from_frame(frame) -> ScoreCard:
@@ -130,7 +134,7 @@ def _card_from_frame(frame) -> ScoreCard:
     violations' severities are not stored there, so a cheating frame marks them all `cheat`."""
     severity = "cheat" if frame.cheated else "broken"
     terms = frame.terms or {}
-    return ScoreCard(passed=frame.passed, total=frame.reward, **{t: terms.get(t) for t in TERMS}, weights={},
+    return ScoreCard(passed=frame.passed, total=frame.reward, terms={t: terms.get(t) for t in NAMES}, weights={},
                      preset=None,
                      violations=tuple(Violation(v, severity, "") for v in frame.violations), infra=frame.infra,
                      paint_fraction=frame.paint_fraction, seed=frame.seed or 0, group_seed=frame.group)
@@ -159,7 +163,8 @@ def film_samples(folder: Path) -> list[Sample]:
         reply_path = folder / frame.reply_file
         png_path = folder / frame.png_file if frame.png_file else None
         samples.append(Sample(step=frame.step, group=frame.group, prompt=frame.prompt, subject=frame.subject or "",
-                              seed=frame.seed, card=card,
+                              seed=frame.seed, card=card, turn=frame.turn, final=frame.final,
+                              episode=frame.index,
                               reply=reply_path.read_text(encoding="utf-8") if reply_path.is_file() else "",
                               png=png_path.read_bytes() if png_path is not None and png_path.is_file() else None))
     if not samples:
@@ -174,8 +179,10 @@ def record_film(samples: list[Sample], folder: Path) -> Path:
     film = Film(folder)
     counters: dict[int, int] = {}
     for s in samples:
-        index = counters[s.step] = counters.get(s.step, -1) + 1
+        index = s.episode if s.episode is not None else counters.setdefault(s.step, -1) + 1
+        counters[s.step] = index
         film.record(s.step, index, prompt=s.prompt, reply=s.reply, card=s.card.to_dict(), png=s.png,
+                    turn=s.turn, final=s.final,
                     subject=s.subject, seed=s.seed, group=s.group, reward=s.card.total, passed=s.card.passed,
                     cheated=s.card.cheated, infra=s.card.infra,
                     terms=s.card.terms,

@@ -90,3 +90,18 @@ def generate_replies(model: str, adapter: str | None, rows: list[dict], samples:
         if on_prompt is not None:
             on_prompt(n + 1)
     return replies
+
+
+def play_episodes(model: str, adapter: str | None, rows: list[dict], samples: int, revisions: int, pipeline,
+                  max_new_tokens: int = 512, temperature: float = 1.0, top_p: float = 0.95, top_k: int = 20,
+                  seed: int = 0, device: str | None = None, on_turn: Callable[[int, int], None] | None = None):
+    """`samples` multi-turn episodes per row (`brushwork.train.conversation.play`): the policy
+    submits with the submit_sketch tool, sees the critique, and may revise `revisions` times."""
+    from brushwork.train.conversation import play
+
+    if samples < 1:
+        raise ConfigError(f"--samples must be >= 1, got {samples}")
+    policy, tokenizer = load_policy(model, adapter, device)
+    sampling = {"max_new_tokens": max_new_tokens, "temperature": temperature, "top_p": top_p, "top_k": top_k,
+                "seed": seed}
+    return play(policy, tokenizer, rows, samples, revisions, pipeline, sampling, on_turn=on_turn)

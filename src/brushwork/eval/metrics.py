@@ -25,7 +25,7 @@ import numpy as np
 
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison
-from brushwork.score.reward import TERMS as REWARD_TERMS
+from brushwork.score.terms import NAMES as REWARD_TERMS
 
 TERMS = (*REWARD_TERMS, "total")
 THUMB = 32
@@ -46,6 +46,9 @@ class Sample:
     card: ScoreCard
     eval_comparisons: tuple[Comparison, ...] = ()
     eval_error: str | None = None  # why the judge gave no verdict, when it could not
+    turn: int = 0                  # multi-turn: 0 for the first painting, k after k revisions
+    final: bool = True             # multi-turn: the painting the episode ended with
+    episode: int | None = None     # multi-turn: which episode of the run (first and final share it)
 
     @property
     def key(self) -> str:
@@ -186,6 +189,28 @@ def summarize(samples: list[Sample]) -> Metrics:
                    paint_fraction=Stat.of(s.card.paint_fraction for s in samples))
 
 
+def by_turn(first: list[Sample], final: list[Sample]) -> dict[str, Metrics]:
+    """A multi-turn run's summaries: its first paintings and its final ones."""
+    return {"first painting": summarize(first), "final painting": summarize(final)}
+
+
+def episodes_of(samples: list[Sample]) -> list[list[Sample]]:
+    """Multi-turn samples grouped by (step, episode), each episode's paintings in turn order."""
+    groups: dict[tuple, list[Sample]] = {}
+    for s in samples:
+        groups.setdefault((s.step, s.episode), []).append(s)
+    return [sorted(g, key=lambda s: s.turn) for g in groups.values()]
+
+
+def revision_figures(samples: list[Sample], turns: int | None = None):
+    """`RevisionFigures` (per-turn reward and gate pass rate, revision gain with a bootstrap
+    interval, fix rate, worse rate) of multi-turn samples."""
+    from brushwork.train.episodes import Shot
+    from brushwork.train.episodes import revision_figures as figures
+
+    return figures([[Shot(s.card.passed, s.card.total) for s in e] for e in episodes_of(samples)], turns)
+
+
 def by_step(samples: list[Sample]) -> dict[str, Metrics]:
     """`{"all": ...}`, plus `"step F"` and `"step L"` for the first and last steps of a film
     that has more than one."""
@@ -218,8 +243,15 @@ class EvalRun:
     label: str
     kind: str                              # "model" | "film" | "eval.json"
     info: dict[str, str]                   # what was evaluated, how (shown in the report)
-    summaries: dict[str, Metrics]          # "all", and per step for films
-    samples: tuple[Sample, ...] = ()       # empty for an eval.json
+    summaries: dict[str, Metrics]          # "all", and per step for films; multi-turn: first and final painting
+    samples: tuple[Sample, ...] = ()       # empty for an eval.json; multi-turn: the final paintings
+    first_samples: tuple[Sample, ...] = ()  # multi-turn: each episode's first painting
+    revisions: object | None = None        # multi-turn: `brushwork.train.episodes.RevisionFigures`
+
+    @property
+    def headline(self) -> Metrics:
+        """The summary of what the policy finally answered ("all", or the final paintings)."""
+        return self.summaries.get("all") or self.summaries.get("final painting") or next(iter(self.summaries.values()))
 
     @property
     def final_samples(self) -> list[Sample]:

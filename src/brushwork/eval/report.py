@@ -21,7 +21,7 @@ from brushwork.report.gallery import Card, card_html
 from brushwork.report.html import SERIES_COLOURS
 from brushwork.report.html import table as _table
 from brushwork.report.html import thumb as _thumb
-from brushwork.score.reward import TERMS as REWARD_TERMS
+from brushwork.score.terms import NAMES as REWARD_TERMS
 
 VERSION = 1
 NOTES = ("Win rate: each passed painting meets its prompt's evaluation references (held-out pool paintings, half "
@@ -74,7 +74,7 @@ def sample_record(s: Sample) -> dict:
             "passed": c.passed, "cheated": c.cheated, "infra": c.infra, "total": c.total,
             "terms": c.terms,
             "violations": list(dict.fromkeys(v.id for v in c.violations)), "paint_fraction": c.paint_fraction,
-            "win": s.win,
+            "win": s.win, "turn": s.turn, "final": s.final, "episode": s.episode,
             "eval_comparisons": [{"reference": x.reference, "tier": x.tier, "outcome": x.outcome}
                                  for x in s.eval_comparisons], "eval_error": s.eval_error}
 
@@ -83,9 +83,11 @@ def eval_json(primary: EvalRun, others: list[EvalRun], curves: list[str]) -> dic
     return {"kind": "brushwork-eval", "version": VERSION, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "label": primary.label, "mode": primary.kind, "info": primary.info,
             "summaries": {k: m.to_dict() for k, m in primary.summaries.items()},
-            "samples": [sample_record(s) for s in primary.samples],
+            "samples": [sample_record(s) for s in (*primary.first_samples, *primary.samples)],
+            **({"revisions": primary.revisions.to_dict()} if primary.revisions is not None else {}),
             "compare": [{"label": o.label, "kind": o.kind, "info": o.info,
-                         "summaries": {k: m.to_dict() for k, m in o.summaries.items()}} for o in others],
+                         "summaries": {k: m.to_dict() for k, m in o.summaries.items()},
+                         **({"revisions": o.revisions.to_dict()} if o.revisions is not None else {})} for o in others],
             "curves": curves}
 
 
@@ -99,8 +101,13 @@ def run_from_json(path: Path) -> EvalRun:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise ConfigError(f"{path} is not an eval.json written by `brushwork eval` ({e})") from e
     label = data.get("label") or Path(path).parent.name
+    revisions = None
+    if isinstance(data.get("revisions"), dict):
+        from brushwork.train.episodes import RevisionFigures
+
+        revisions = RevisionFigures.from_dict(data["revisions"])
     return EvalRun(label, "eval.json", {"from": str(path), **{k: str(v) for k, v in data.get("info", {}).items()}},
-                   summaries)
+                   summaries, revisions=revisions)
 
 
 # ---------------------------------------------------------------- HTML
@@ -124,7 +131,7 @@ def _stats_html(m: Metrics) -> str:
 
 def violations_svg(runs: list[EvalRun]) -> str:
     """Grouped horizontal bars: per rule, the share of each run's samples that broke it."""
-    heads = [(r.label, r.summaries["all"]) for r in runs if "all" in r.summaries]
+    heads = [(r.label, r.headline) for r in runs if r.summaries]
     rules = list(dict.fromkeys(rule for _, m in heads for rule in m.violations))
     if not rules:
         return "<p>No sample broke a rule.</p>"
@@ -222,6 +229,42 @@ def compare_html(runs: list[EvalRun], limit: int) -> str:
     return "<section><h2>Side by side</h2>" + "\n".join(rows) + "</section>"
 
 
+def revision_rows(figures) -> list[tuple[str, str]]:
+    """(measure, value) rows of a multi-turn run's `RevisionFigures`."""
+    rows = [("episodes", str(figures.episodes))]
+    for turn, (reward, passed) in enumerate(zip(figures.reward_by_turn, figures.pass_by_turn)):
+        name = "first painting" if turn == 0 else f"after {turn} revision{'s' if turn > 1 else ''}"
+        rows.append((f"{name}: mean total / gate pass rate", f"{_fmt(reward)} / {_fmt(passed, '.1%')}"))
+    interval = figures.gain_interval
+    rows.append(("revision gain (final - first)", f"{_fmt(figures.gain, '+.3f')}" +
+                 (f" [{interval[0]:+.3f}, {interval[1]:+.3f}] 95 % bootstrap" if interval else "") +
+                 f" (n={figures.gain_n})"))
+    rows.append(("fix rate (first failed the gate, final passed)", f"{_fmt(figures.fix_rate, '.1%')} "
+                 f"(n={figures.fix_n})"))
+    rows.append(("revisions that lowered the total", f"{_fmt(figures.worse_rate, '.1%')} (n={figures.revisions})"))
+    rows.append(("episodes with a revision", _fmt(figures.revised_share, ".1%")))
+    return rows
+
+
+def revisions_html(run: EvalRun, limit: int) -> str:
+    """A multi-turn run: its revision figures, then each episode's first and final painting side by side."""
+    if run.revisions is None:
+        return ""
+    table = _table(["measure", "value"], [list(r) for r in revision_rows(run.revisions)], "num")
+    firsts = {(s.step, s.episode): s for s in run.first_samples}
+    pairs = [(firsts[(s.step, s.episode)], s) for s in run.samples if (s.step, s.episode) in firsts]
+    pairs.sort(key=lambda p: (p[1].card.total or 0.0) - (p[0].card.total or 0.0), reverse=True)
+    rows = []
+    for first, final in pairs[:limit]:
+        cells = card_html(sample_card(first, "first painting")) + (
+            card_html(sample_card(final, f"final (after {final.turn} revision{'s' if final.turn != 1 else ''})"))
+            if final.turn else '<div class="card"><div class="noimg">kept the first painting</div></div>')
+        rows.append(f'{_prompt_html(final)}<div class="side" style="--cols:2">{cells}</div>')
+    more = f"<p>{len(pairs) - limit} more episodes not shown (see eval.json).</p>" if len(pairs) > limit else ""
+    return (f"<section><h2>Revisions</h2>{table}<h3>First and final paintings, largest gain first</h3>"
+            + "\n".join(rows) + more + "</section>")
+
+
 def write_report(path: Path, primary: EvalRun, others: list[EvalRun], curves: list[Path],
                  gallery_prompts: int = 24) -> Path:
     """The HTML page (see the module docstring)."""
@@ -231,9 +274,10 @@ def write_report(path: Path, primary: EvalRun, others: list[EvalRun], curves: li
     text = page.substitute(
         title=html.escape(f"Evaluation · {primary.label}"),
         subtitle=html.escape(f"{primary.kind} · " + (" vs ".join(r.label for r in others) or "no comparison")),
-        info="".join(_info_html(r) for r in runs), stats=_stats_html(primary.summaries["all"]),
+        info="".join(_info_html(r) for r in runs), stats=_stats_html(primary.headline),
         metrics=_table(headers, rows, "num"), notes=html.escape(NOTES), violations=violations_svg(runs),
-        curves=_curves_html(curves), compare=compare_html(runs, gallery_prompts),
+        curves=_curves_html(curves), revisions=revisions_html(primary, gallery_prompts),
+        compare=compare_html(runs, gallery_prompts),
         gallery=gallery_html(primary, gallery_prompts))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -53,6 +53,7 @@ class Plan:
     film_steps: str = "all"
     gallery: int = 24
     device: str | None = None
+    revisions: int = 0      # > 0: multi-turn episodes with up to this many revisions
 
 
 @dataclass(frozen=True)
@@ -70,16 +71,18 @@ def run_eval(plan: Plan, progress: Callable = quiet_progress) -> EvalResult:
     from brushwork.eval.collect import check_eval_split, resolve_source
     from brushwork.eval.report import eval_json, run_from_json, write_report
     from brushwork.pool.snapshot import load_pool_with_progress
-    from brushwork.score.build import build_backends
-    from brushwork.score.reward import RewardConfig
+    from brushwork.score.build import build_eval_judge
 
     sources = _check(plan)
     pool = load_pool_with_progress(plan.scoring.pool, progress, snapshot=plan.scoring.snapshot)
     check_eval_split(pool, plan.split)
     # The win rate always asks the judge, whatever the scoring preset weighs.
-    judge, _ = build_backends(pool, plan.scoring, RewardConfig.from_preset("judge-led"))
-    primary = _model_run(plan, pool, judge, progress) if plan.model \
-        else _film_run(plan.film, plan, pool, judge, progress)
+    judge = build_eval_judge(pool, plan.scoring)
+    if plan.model:
+        primary = _multi_turn_run(plan, pool, judge, progress) if plan.revisions else _model_run(plan, pool, judge,
+                                                                                                   progress)
+    else:
+        primary = _film_run(plan.film, plan, pool, judge, progress)
     others = [run_from_json(s.eval_json) if s.eval_json else _film_run(s.film, plan, pool, judge, progress, s.label)
               for s in sources]
     others = _unique_labels(primary, others)
@@ -109,6 +112,8 @@ def _check(plan: Plan) -> list:
         check_source(plan.adapter, "adapter")
         if plan.samples < 1 or plan.prompts < 1:
             raise ConfigError("--samples and --prompts must be >= 1")
+        if not 0 <= plan.revisions <= 8:
+            raise ConfigError(f"--revisions must be from 0 to 8, got {plan.revisions}")
     else:
         resolve_film(plan.film)
     for run in plan.runs:
@@ -165,6 +170,38 @@ def _model_run(plan: Plan, pool, judge, progress: Callable):
     return EvalRun(label, "model", info, by_step(samples), tuple(samples))
 
 
+def _multi_turn_run(plan: Plan, pool, judge, progress: Callable):
+    from brushwork.eval.collect import episode_samples, record_film
+    from brushwork.eval.generate import held_out_rows, play_episodes
+    from brushwork.eval.metrics import EvalRun, by_turn, revision_figures
+    from brushwork.score.pipeline import Pipeline
+
+    film_dir = _fresh_film_dir(plan.out)
+    rows = held_out_rows(list(plan.domains) or None, plan.prompts, plan.prompt_seed)
+    with Pipeline(plan.scoring) as pipeline:
+        with progress() as bar:
+            task = bar.add_task(f"{plan.samples} episodes per prompt, up to {plan.revisions} revision(s)",
+                                total=plan.revisions + 2)
+            played = play_episodes(plan.model, plan.adapter, rows, plan.samples, plan.revisions, pipeline,
+                                   plan.max_new_tokens, plan.temperature, plan.top_p, plan.top_k, plan.seed,
+                                   device=plan.device, on_turn=lambda turn, _: bar.update(task, completed=turn))
+            samples = episode_samples(played)
+    samples = _judge(samples, plan, pool, judge, "the paintings", progress)
+    record_film(samples, film_dir)
+    first = [s for s in samples if s.turn == 0]
+    final = [s for s in samples if s.final]
+    label = Path(plan.model).name + (f"+{Path(plan.adapter).name}" if plan.adapter else "")
+    calls = sum(p.env.calls > 0 for p in played) / len(played)
+    info = {"model": plan.model, **({"adapter": plan.adapter} if plan.adapter else {}),
+            "prompts": f"{len(rows)} (seed {plan.prompt_seed})", "episodes per prompt": str(plan.samples),
+            "revisions": f"up to {plan.revisions}", "tool-call rate": f"{calls:.0%}",
+            "sampling": f"T={plan.temperature} top_p={plan.top_p} top_k={plan.top_k} seed={plan.seed} "
+                        f"max_new_tokens={plan.max_new_tokens} per turn",
+            **_scoring_info(plan, pool, judge)}
+    return EvalRun(label, "model", info, by_turn(first, final), tuple(final), tuple(first),
+                   revision_figures(samples, plan.revisions))
+
+
 def _fresh_film_dir(out_dir: Path) -> Path:
     """OUT/film, emptied when it holds an earlier eval's film, refused when it holds anything else."""
     from brushwork.errors import ConfigError
@@ -185,10 +222,11 @@ def _scoring_info(plan: Plan, pool, judge) -> dict[str, str]:
 
 def _film_run(path: Path, plan: Plan, pool, judge, progress: Callable, label: str | None = None):
     from brushwork.eval.collect import film_samples, resolve_film, resolve_source
-    from brushwork.eval.metrics import EvalRun, by_step
+    from brushwork.eval.metrics import EvalRun, by_step, by_turn, revision_figures
 
     folder = resolve_film(path)
     samples = film_samples(folder)
+    multi_turn = any(s.turn or not s.final for s in samples)
     steps = sorted({s.step for s in samples})
     if plan.film_steps == "ends":
         samples = [s for s in samples if s.step in (steps[0], steps[-1])]
@@ -196,7 +234,13 @@ def _film_run(path: Path, plan: Plan, pool, judge, progress: Callable, label: st
     info = {"film": str(folder), "frames": str(len(samples)), "steps": f"{steps[0]}..{steps[-1]} ({len(steps)})",
             **_scoring_info(plan, pool, judge)}
     info.pop("scoring preset")   # a film's cards were scored when it was recorded
-    return EvalRun(label or resolve_source(path).label, "film", info, by_step(samples), tuple(samples))
+    label = label or resolve_source(path).label
+    if multi_turn:
+        first = [s for s in samples if s.turn == 0]
+        final = [s for s in samples if s.final]
+        return EvalRun(label, "film", info, by_turn(first, final), tuple(final), tuple(first),
+                       revision_figures(samples))
+    return EvalRun(label, "film", info, by_step(samples), tuple(samples))
 
 
 def _curves(folder: Path, metrics_files: list[Path], runs) -> list[Path]:

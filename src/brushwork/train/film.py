@@ -8,6 +8,10 @@ Layout (read back by `brushwork eval --film DIR` and the report)::
         00.md                    the model's whole reply
         00.png                   the painting (absent when nothing rendered)
         00.json                  its ScoreCard (`ScoreCard.to_dict()`)
+        03-t1.md, 03-t1.png, ...  multi-turn: rollout 3's painting after its first revision
+
+A multi-turn rollout is one frame per painting (`turn` 0, 1, ...; `final` marks the one
+its reward came from).
 
 `index.jsonl` is appended after each step's files are written, so a run killed mid-step
 leaves a readable film; `read_film` skips a torn last line.
@@ -41,6 +45,8 @@ class Frame:
     reply_file: str = ""
     png_file: str | None = None
     card_file: str | None = None
+    turn: int = 0
+    final: bool = True
 
     @classmethod
     def from_dict(cls, data: dict) -> Frame:
@@ -60,10 +66,10 @@ class Film:
     def record(self, step: int, index: int, *, prompt: str, reply: str, card: dict | None, png: bytes | None,
                subject: str | None, seed: int | None, group: int, reward: float | None, passed: bool,
                cheated: bool, infra: str | None, terms: dict, paint_fraction: float | None,
-               violations: tuple[str, ...]) -> Frame:
+               violations: tuple[str, ...], turn: int = 0, final: bool = True) -> Frame:
         shot = self.folder / f"step-{step:06d}"
         shot.mkdir(parents=True, exist_ok=True)
-        stem = f"{index:02d}"
+        stem = f"{index:02d}" + (f"-t{turn}" if turn else "")
         (shot / f"{stem}.md").write_text(reply, encoding="utf-8")
         png_rel = card_rel = None
         if png is not None:
@@ -73,7 +79,7 @@ class Film:
             (shot / f"{stem}.json").write_text(json.dumps(card, indent=1, default=str), encoding="utf-8")
             card_rel = f"{shot.name}/{stem}.json"
         frame = Frame(step, index, prompt, subject, seed, group, reward, passed, cheated, infra, dict(terms),
-                      paint_fraction, tuple(violations), f"{shot.name}/{stem}.md", png_rel, card_rel)
+                      paint_fraction, tuple(violations), f"{shot.name}/{stem}.md", png_rel, card_rel, turn, final)
         with self._lock, (self.folder / "index.jsonl").open("a", encoding="utf-8") as f:
             f.write(json.dumps(asdict(frame)) + "\n")
         return frame

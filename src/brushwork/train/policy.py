@@ -84,30 +84,63 @@ def sample_replies(model, tokenizer, conversations: list[list[dict]], samples: i
     """`samples` sampled replies per conversation (thinking off), decoded without special
     tokens; prompts are left-padded and sampled `batch_size` sequences at a time. Temperature
     0 decodes greedily: one reply per conversation, repeated `samples` times."""
+    greedy = temperature <= 0
+    prompts = [_chat_ids(tokenizer, m) for m in conversations]
+    jobs = [(c, ids) for c, ids in enumerate(prompts) for _ in range(1 if greedy else samples)]
+    replies: list[list[str]] = [[] for _ in conversations]
+    for (c, _), out in zip(jobs, _generate(model, tokenizer, [ids for _, ids in jobs], max_new_tokens, temperature,
+                                           top_p, top_k, seed, batch_size)):
+        replies[c].append(tokenizer.decode(out, skip_special_tokens=True))
+    return [r * samples for r in replies] if greedy else replies
+
+
+def sample_messages(model, tokenizer, conversations: list[list[dict]], tools: list, max_new_tokens: int = 512,
+                    temperature: float = 1.0, top_p: float = 0.95, top_k: int = 20, seed: int = 0,
+                    batch_size: int = 16) -> list[dict]:
+    """One sampled assistant message per conversation, rendered with `tools` and parsed with
+    TRL's response parser (as GRPO parses them): `tool_calls` when the model called a tool."""
+    from trl.chat_template_utils import add_response_schema, parse_response
+
+    if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
+        add_response_schema(tokenizer)
+    prompts = [_chat_ids(tokenizer, m, tools) for m in conversations]
+    outs = _generate(model, tokenizer, prompts, max_new_tokens, temperature, top_p, top_k, seed, batch_size)
+    return [parse_response(tokenizer, out, prefix=ids, tools=tools) if out else {"role": "assistant", "content": ""}
+            for ids, out in zip(prompts, outs)]
+
+
+def _chat_ids(tokenizer, messages: list[dict], tools: list | None = None) -> list[int]:
+    return list(tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
+                                              return_dict=False, enable_thinking=False))
+
+
+def _generate(model, tokenizer, prompts: list[list[int]], max_new_tokens: int, temperature: float, top_p: float,
+              top_k: int, seed: int, batch_size: int) -> list[list[int]]:
+    """The generated ids of each prompt (special tokens kept, padding and anything after the
+    end of turn dropped), `batch_size` left-padded prompts at a time."""
     import torch
 
     torch.manual_seed(seed)
-    greedy = temperature <= 0
-    sampling = {"do_sample": False} if greedy else {"do_sample": True, "temperature": temperature, "top_p": top_p,
-                                                    "top_k": top_k}
-    prompts = [tokenizer.apply_chat_template(m, add_generation_prompt=True, tokenize=True, return_dict=False,
-                                             enable_thinking=False) for m in conversations]
-    jobs = [(c, ids) for c, ids in enumerate(prompts) for _ in range(1 if greedy else samples)]
-    replies: list[list[str]] = [[] for _ in conversations]
+    sampling = {"do_sample": False} if temperature <= 0 else {"do_sample": True, "temperature": temperature,
+                                                                "top_p": top_p, "top_k": top_k}
+    pad, eos = tokenizer.pad_token_id, tokenizer.eos_token_id
+    results: list[list[int]] = []
     was_training = model.training
     model.eval()
     try:
-        for start in range(0, len(jobs), batch_size):
-            chunk = jobs[start:start + batch_size]
-            width = max(len(ids) for _, ids in chunk)
-            pad = tokenizer.pad_token_id
-            batch = torch.tensor([[pad] * (width - len(ids)) + list(ids) for _, ids in chunk])
-            mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for _, ids in chunk])
+        for start in range(0, len(prompts), batch_size):
+            chunk = prompts[start:start + batch_size]
+            width = max(len(ids) for ids in chunk)
+            batch = torch.tensor([[pad] * (width - len(ids)) + list(ids) for ids in chunk])
+            mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in chunk])
             with torch.no_grad():
                 out = model.generate(input_ids=batch.to(model.device), attention_mask=mask.to(model.device),
                                      max_new_tokens=max_new_tokens, pad_token_id=pad, **sampling)
-            for (c, _), row in zip(chunk, out):
-                replies[c].append(tokenizer.decode(row[width:], skip_special_tokens=True))
+            for row in out.tolist():
+                ids = row[width:]
+                if eos in ids:
+                    ids = ids[:ids.index(eos) + 1]
+                results.append([t for t in ids if t != pad])
     finally:
         model.train(was_training)
-    return [r * samples for r in replies] if greedy else replies
+    return results

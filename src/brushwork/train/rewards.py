@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
-from brushwork.score.reward import TERMS
+from brushwork.score.terms import NAMES
 
 _SHARED: dict[int, Pipeline] = {}
 _SHARED_LOCK = threading.Lock()
@@ -105,7 +105,7 @@ def _stats(values: list[float]) -> tuple[float, float, float, float]:
 
 def term_stats(scored: list[Scored]) -> dict[str, float]:
     """What one reward call logs: gate pass / cheat / None rates over every completion; for each
-    term of `TERMS` and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
+    term of `NAMES` and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
     curves read) and `brushwork/<term>/std|min|max` over the completions where it is not None
     (std: population; a term with no value is not logged); the mean paint fraction."""
     if not scored:
@@ -114,7 +114,7 @@ def term_stats(scored: list[Scored]) -> dict[str, float]:
     out = {"brushwork/gate_pass_rate": sum(s.passed for s in scored) / n,
            "brushwork/cheat_rate": sum(s.cheated for s in scored) / n,
            "brushwork/none_rate": sum(s.reward is None for s in scored) / n}
-    for term in (*TERMS, "total"):
+    for term in (*NAMES, "total"):
         values = [float(v) for v in (s.reward if term == "total" else s.terms.get(term) for s in scored)
                   if v is not None]
         if values:

@@ -3,7 +3,8 @@
 `train(args, grpo, model_args)` builds the policy (a hub/local model with its own class, or
 the tiny local one), optionally warms it up (`warmup.py`), turns the environment's tasks
 into a dataset, and runs TRL's `GRPOTrainer` with `BrushworkReward` (single turn, in-process
-or through servers) or `BrushworkToolEnv` (multi-turn, `environment_factory`). Every logging
+or through servers) or `BrushworkToolEnv` (multi-turn, `environment_factory`; a vision-language
+policy gets its processor, so the painting reaches it as an image). Every logging
 event also goes to OUTPUT_DIR/metrics.jsonl for `brushwork eval`'s curves, and the best
 painting of each logging step to trackio / tensorboard (`tracking.py`); the adapter is
 saved to OUTPUT_DIR and pushed when `push_to_hub` is set.
@@ -52,14 +53,35 @@ def _passes(pipeline):
     return passes
 
 
-def _rewards(args: BrushworkArguments, film: Path | None, config):
+def _rewards(args: BrushworkArguments, film: Path | None, config, images: bool = False):
     from brushwork.train.rewards import BrushworkReward
     from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
 
     if not args.multi_turn:
         return [BrushworkReward(args.env_urls or None, config, film=str(film) if film else None)], None
-    env_cls = type("ConfiguredToolEnv", (BrushworkToolEnv,), {"config": config, "revisions": args.revisions})
-    return [ToolEnvReward()], env_cls
+    env_cls = type("ConfiguredToolEnv", (BrushworkToolEnv,), {"config": config, "revisions": args.revisions,
+                                                             "images": images})
+    return [ToolEnvReward(film=str(film) if film else None)], env_cls
+
+
+def vision_processor(model, model_path: str, revision: str = "main"):
+    """The processor (tokenizer + image processor) of a vision-language policy, or None for a
+    text-only one: with it, multi-turn tool results carry the painting as an image."""
+    if getattr(model.config, "vision_config", None) is None:
+        return None
+    from transformers import AutoProcessor
+
+    try:
+        processor = AutoProcessor.from_pretrained(model_path, revision=revision)
+    except (OSError, ValueError, TypeError, ImportError, AttributeError) as e:
+        # e.g. Qwen3.5's processor needs torchvision for its video half
+        import warnings
+
+        warnings.warn(f"brushwork: {model_path} is a vision-language model but its processor did not load "
+                      f"({type(e).__name__}: {e}); the policy gets the critique without the painting. "
+                      "pip install torchvision (matching torch) to give it the image", stacklevel=2)
+        return None
+    return processor if getattr(processor, "image_processor", None) is not None else None
 
 
 def resume_point(value: str | None, output_dir: Path) -> str | None:
@@ -94,7 +116,8 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
     out.mkdir(parents=True, exist_ok=True)
     resume = resume_point(grpo.resume_from_checkpoint, out)
     if args.tiny:
-        model_args.model_name_or_path = str(build_tiny(TinySpec(), out / "tiny"))
+        spec = TinySpec(chat_template="qwen3.5" if args.multi_turn else "qwen3")   # tool calls as raw text
+        model_args.model_name_or_path = str(build_tiny(spec, out / "tiny"))
     if resume is not None and (out / "base").exists():
         model_args.model_name_or_path = str(out / "base")   # the warmed-up weights the adapter was trained on
     if not model_args.model_name_or_path:
@@ -109,14 +132,22 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
         sampling = {"max_new_tokens": grpo.max_completion_length, "temperature": grpo.temperature,
                     "top_p": grpo.top_p, "top_k": grpo.top_k or 0, "seed": grpo.seed}
         passes = _passes(shared_pipeline(config)) if not args.env_urls else None
-        warm = supervised_warmup(model, tokenizer, args, out, cpu=grpo.use_cpu, passes=passes, sampling=sampling)
+        warm = supervised_warmup(model, tokenizer, args, out, cpu=grpo.use_cpu, passes=passes, sampling=sampling,
+                                 pipeline=None if args.env_urls else shared_pipeline(config))
         if on_warmup:
             on_warmup(warm)
     rows = dataset_rows(args.domains, args.task_repeats, args.task_seed)
     film = out / "film" if args.film else None
-    rewards, env_cls = _rewards(args, film, config)
-    trainer = GRPOTrainer(model=model, reward_funcs=rewards, args=grpo, train_dataset=Dataset.from_list(rows),
-                          processing_class=tokenizer, peft_config=lora_config(model_args),
+    processor = vision_processor(model, model_args.model_name_or_path, model_args.model_revision) \
+        if args.multi_turn else None
+    rewards, env_cls = _rewards(args, film, config, images=processor is not None)
+    trainer_cls = GRPOTrainer
+    if args.multi_turn:
+        from brushwork.train.tool_env import trainer_class
+
+        trainer_cls = trainer_class()
+    trainer = trainer_cls(model=model, reward_funcs=rewards, args=grpo, train_dataset=Dataset.from_list(rows),
+                          processing_class=processor or tokenizer, peft_config=lora_config(model_args),
                           callbacks=[_metrics_callback(out / "metrics.jsonl")],
                           **({"environment_factory": env_cls} if env_cls else {}))
     trainer.add_callback(BestPaintingLog(rewards, trainer.callback_handler))   # after the reporting callbacks

@@ -5,8 +5,11 @@ painter and the environment's task prompts, wraps it in a `PreTrainedTokenizerFa
 Qwen3's chat template, and initialises a small Qwen3-architecture model from a config. The
 tokenizer splits only at line ends, so a line the painter writes often becomes one token: a
 sketch is ~240 tokens and a system prompt ~150, which is what makes GRPO on CPU take
-seconds per step. The chat template is Qwen3's as TRL ships it, so the tiny model renders
-tool calls the way the GPU models do (multi-turn training's `environment_factory`).
+seconds per step. The chat template is one TRL ships and recognises: Qwen3's for single-turn
+runs, Qwen3.5's (no thinking) for multi-turn ones (`chat_template="qwen3.5"`), which writes a
+tool call's arguments as raw text (`<parameter=sketch>` + the code), not as escaped JSON, so a
+sketch inside a tool call tokenizes as compactly as a sketch in a reply, and the tiny model
+calls `submit_sketch` the way the Qwen3.5 GPU models do.
 `warmup_rows` are the supervised pairs (task prompt -> a procedural sketch of that subject)
 that teach it to write sketches that pass the gate.
 """
@@ -26,11 +29,16 @@ SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 MARKUP = ("<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>")
 
 
-def chat_template() -> str:
-    """Qwen3's chat template (ChatML with thinking and tool calls), as TRL ships it."""
+TEMPLATES = {"qwen3": "qwen3.jinja", "qwen3.5": "qwen3_5_nothink.jinja"}
+
+
+def chat_template(name: str = "qwen3") -> str:
+    """A chat template as TRL ships it (byte-identical, so TRL knows how to parse its tool
+    calls): "qwen3" (ChatML with thinking and JSON tool calls) or "qwen3.5" (thinking off by
+    default, tool-call arguments as raw text)."""
     from importlib import resources
 
-    return resources.files("trl").joinpath("chat_templates/qwen3.jinja").read_text(encoding="utf-8")
+    return resources.files("trl").joinpath(f"chat_templates/{TEMPLATES[name]}").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -46,8 +54,12 @@ class TinySpec:
     max_positions: int = field(default=2048, metadata={"help": "longest prompt + completion in tokens"})
     corpus_sketches: int = field(default=600, metadata={"help": "procedural sketches the tokenizer learns from"})
     seed: int = field(default=0, metadata={"help": "seed of the corpus and the initial weights"})
+    chat_template: str = field(default="qwen3", metadata={
+        "help": "qwen3 (single-turn runs) or qwen3.5 (multi-turn: tool calls with raw-text arguments)"})
 
     def __post_init__(self):
+        if self.chat_template not in TEMPLATES:
+            raise ValueError(f"chat_template {self.chat_template!r}: choose one of {', '.join(TEMPLATES)}")
         if self.hidden_size % self.heads or self.heads % self.kv_heads:
             raise ValueError(f"hidden_size ({self.hidden_size}) must divide by heads ({self.heads}) and heads by "
                              f"kv_heads ({self.kv_heads})")
@@ -91,6 +103,28 @@ def _corpus(spec: TinySpec) -> list[str]:
     for i in range(64):
         task = make_task(spec.seed * 7919 + i)
         texts += [task.system, task.user]
+    if spec.chat_template != "qwen3":
+        texts += _tool_texts(spec)
+    return texts
+
+
+def _tool_texts(spec: TinySpec) -> list[str]:
+    """Multi-turn markup rendered by the chat template (the tool list, tool calls, critiques),
+    so the tokenizer learns it as a few tokens."""
+    from transformers.utils.chat_template_utils import render_jinja_template
+
+    from brushwork.train.revisions import sample_critiques, tool_schema
+
+    texts = []
+    for i, critique in enumerate(sample_critiques() * 8):
+        task = make_task(spec.seed * 7919 + i)
+        sketch = paint(spec.seed * 100_003 + i, jitter=0.0).code
+        call = {"role": "assistant", "content": "", "tool_calls": [
+            {"type": "function", "function": {"name": "submit_sketch", "arguments": {"sketch": sketch}}}]}
+        chat = [*task.messages, call, {"role": "tool", "name": "submit_sketch", "content": critique},
+                {"role": "assistant", "content": "Done."}]
+        template = chat_template(spec.chat_template)
+        texts += render_jinja_template([chat], tools=[tool_schema()], chat_template=template)[0]
     return texts
 
 
@@ -112,7 +146,7 @@ def train_tokenizer(spec: TinySpec):
                                       model_max_length=spec.max_positions)
     wrapped.add_special_tokens({"additional_special_tokens": ["<|im_start|>"]})
     wrapped.add_tokens(list(MARKUP))
-    wrapped.chat_template = chat_template()
+    wrapped.chat_template = chat_template(spec.chat_template)
     return wrapped
 
 
