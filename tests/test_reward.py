@@ -65,3 +65,21 @@ def test_yaml_configs(tmp_path):
         RewardConfig.from_yaml(tmp_path / "c.yaml")
     with pytest.raises(ConfigError, match="hps-led"):
         RewardConfig.from_preset("hps-first")
+
+
+def test_cards_read_back_both_layouts():
+    """Films written before the terms table (each term a top-level key) still read."""
+    from brushwork.score.card import ScoreCard
+
+    old = {"passed": True, "total": 0.5, "gate": 1.0, "length": 0.2, "judge": 0.5, "aesthetic": 0.6,
+           "weights": {"gate": 0.05}, "preset": "judge-led", "timings": {"render_s": 1.0, "judge_s": 0.3},
+           "cost": {"judge_calls": 8}, "references": [["a", "love"]]}
+    card = ScoreCard.from_dict(old)
+    assert card.terms == {"gate": 1.0, "length": 0.2, "judge": 0.5, "aesthetic": 0.6} and card.judge == 0.5
+    assert card.timings.terms == {"judge": 0.3} and card.references == (("a", "love"),)
+    again = ScoreCard.from_dict(card.to_dict())
+    assert again.same_as(card) and again.terms == card.terms
+    with pytest.raises(AttributeError):
+        card.saturation  # noqa: B018  (not a term)
+    with pytest.raises(ValueError, match="unknown reward term"):
+        ScoreCard(passed=True, total=0.1, terms={"judg": 0.1}, weights={}, preset=None)
