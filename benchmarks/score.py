@@ -51,6 +51,7 @@ async def run(console: Console) -> dict:
     from brushwork.score import Scorer, ScorerConfig
     from brushwork.score.backends import TasteAesthetic, TasteJudge
     from brushwork.score.judge import PairwiseJudge
+    from brushwork.score.options import ScoringOptions
     from brushwork.score.taste.model import FeatureCache, fit
 
     with console.status("loading the example pool"):
@@ -72,8 +73,12 @@ async def run(console: Console) -> dict:
         return await original_ask(*args)
     judge.backend.ask = counting_ask
 
+    # The replies include the pool's own sketches: copies (flagged, judge 0 by default). Judging
+    # them anyway keeps the judge's work in the measure; the copy check still runs.
+    judge_copies = ScoringOptions(judge_copies=True)
     async with Renderer(RenderConfig()) as renderer:
-        scorer = Scorer(renderer, pool, ScorerConfig(), backends={"judge": judge, "aesthetic": aesthetic})
+        scorer = Scorer(renderer, pool, ScorerConfig(), options=judge_copies,
+                        backends={"judge": judge, "aesthetic": aesthetic})
         with console.status(f"warming renders of {len(replies)} replies"):
             await asyncio.gather(*(scorer.score(r, seed=0, group_seed=1) for r in replies))
         first, second = [], []
@@ -88,7 +93,7 @@ async def run(console: Console) -> dict:
         calls_on_rejected = (len(asked) - before_j) + (aesthetic.calls - before_a)
         # The run-time gate reads every painting for text (OCR); the same replies without it say
         # what the rest of the scorer costs.
-        no_ocr = Scorer(renderer, pool, ScorerConfig(gate=GateConfig(ocr=False)),
+        no_ocr = Scorer(renderer, pool, ScorerConfig(gate=GateConfig(ocr=False)), options=judge_copies,
                         backends={"judge": judge, "aesthetic": aesthetic})
         without_ocr = [await no_ocr.score(reply, seed=0, group_seed=1) for reply in replies]
 

@@ -22,7 +22,9 @@ from brushwork.score.reward import PRESETS, RewardConfig
 # BRUSHWORK_JUDGE_MODEL, BRUSHWORK_JUDGE_API_KEY, BRUSHWORK_HPSV3_URL).
 ENV = {"pool": "BRUSHWORK_POOL", "snapshot": "BRUSHWORK_SNAPSHOT", "preset": "BRUSHWORK_PRESET",
        "reward_file": "BRUSHWORK_REWARD_CONFIG", "judge": "BRUSHWORK_JUDGE", "aesthetic": "BRUSHWORK_AESTHETIC",
-       "taste_model": "BRUSHWORK_TASTE_MODEL", "workers": "BRUSHWORK_WORKERS",
+       "taste_model": "BRUSHWORK_TASTE_MODEL",
+       "copy_distance": "BRUSHWORK_COPY_DISTANCE", "judge_copies": "BRUSHWORK_JUDGE_COPIES",
+       "workers": "BRUSHWORK_WORKERS",
        "render_timeout_s": "BRUSHWORK_RENDER_TIMEOUT_S", "render_cpu_budget_s": "BRUSHWORK_RENDER_CPU_BUDGET_S",
        "render_backend": "BRUSHWORK_RENDER_BACKEND", "ray_address": "BRUSHWORK_RAY_ADDRESS",
        "ray_cpus_per_worker": "BRUSHWORK_RAY_CPUS_PER_WORKER",
@@ -50,6 +52,11 @@ class ScoringOptions:
     aesthetic: str = field(default="taste", metadata={"help": "aesthetic backend: taste (offline) or hpsv3"})
     hpsv3_url: str | None = field(default=None, metadata={"help": "URL of a running `brushwork serve-hpsv3` "
                                                                   "(default: $BRUSHWORK_HPSV3_URL)"})
+    copy_distance: int = field(default=6, metadata={
+        "help": "perceptual-hash bits (of 256) within which a painting copies a pool painting: flagged on its "
+                "ScoreCard (copy_of); -1 turns the check off"})
+    judge_copies: bool = field(default=False, metadata={
+        "help": "judge a painting that copies a pool painting like any other (default: its judge term is 0)"})
     taste_model: Path | None = field(default=None, metadata={"help": "fitted taste model file (default: fit on "
                                                                      "the pool, cached)"})
     workers: int = field(default=0, metadata={"help": "parallel renders (0: one per core)"})
@@ -82,6 +89,8 @@ class ScoringOptions:
         if self.workers < 0:
             raise ConfigError(f"workers must be >= 0 (0: one per core), got {self.workers}")
         check_backend(self.render_backend, "render_backend")
+        if not -1 <= self.copy_distance <= 256:
+            raise ConfigError(f"copy_distance must be between 0 and 256 bits, or -1 (off), got {self.copy_distance}")
         if self.judge_concurrency < 1:
             raise ConfigError(f"judge_concurrency must be >= 1, got {self.judge_concurrency}")
         if self.render_timeout_s <= 0:

@@ -18,6 +18,7 @@ from brushwork.gate.reply import Gated, gate_reply
 from brushwork.pool import Pool
 from brushwork.render import Renderer
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
+from brushwork.score.copies import CopyDetector
 from brushwork.score.options import ScoringOptions
 from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
 from brushwork.score.terms import DEFAULT_MIX, NAMES, TERMS, Canvas, Setup, Term, Value
@@ -45,6 +46,8 @@ class Scorer:
         setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
                       dict(backends or {}))
         self.terms: dict[str, Term] = {t.name: t(setup) for t in TERMS if t.always or weights[t.name] > 0}
+        distance = setup.options.copy_distance
+        self.copies = CopyDetector(pool, distance) if pool is not None and distance >= 0 else None
 
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
@@ -71,7 +74,9 @@ class Scorer:
             reason = "; ".join(v.message for v in gated.report.violations if v.severity == "infra") or None
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
                              infra=reason, timings=_timings(t0, render_s, {}, 0.0), **base)
-        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject)
+        copy = self.copies.match(render.png) if self.copies is not None else None
+        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject,
+                        copy.id if copy else None)
         values = await self._values(w, canvas)
         seconds = {name: s for name, (_, s) in values.items()}
         got = {name: v for name, (v, _) in values.items()}
@@ -83,7 +88,8 @@ class Scorer:
                     tokens={n: v.tokens for n, v in got.items() if v.tokens})
         terms = {name: v.value for name, v in got.items()}
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
-                         references=judged.references, comparisons=judged.comparisons, cost=cost, **base,
+                         references=judged.references, comparisons=judged.comparisons, cost=cost,
+                         copy_of=(copy.id, copy.distance) if copy else None, **base,
                          timings=_timings(t0, render_s, seconds, remote_s))
 
     async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:

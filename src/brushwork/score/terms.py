@@ -42,6 +42,7 @@ class Canvas:
     seed: int = 0
     group_seed: int | None = None    # shared by every rollout of one GRPO group
     subject: str = ""
+    copy_of: str | None = None       # the pool painting it nearly duplicates (`score.copies`)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class JudgeTerm(Term):
             raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, "
                               "or use --preset hps-only")
         self.pool, self.mix = setup.pool, setup.reference_mix
+        self.judge_copies = setup.options.judge_copies
         self.judge = setup.given.get(self.name) or build_judge(setup.options, setup.taste_model)
 
     @property
@@ -142,6 +144,8 @@ class JudgeTerm(Term):
         return self.judge.backend.model_id
 
     async def __call__(self, canvas: Canvas) -> Value:
+        if canvas.copy_of is not None and not self.judge_copies:
+            return Value(0.0)        # a copy of a pool painting wins nothing (and costs no question)
         seed = canvas.seed if canvas.group_seed is None else canvas.group_seed
         refs = draw_references(self.pool, self.mix, seed)
         result = await self.judge.judge(canvas.png, refs, canvas.subject)
