@@ -21,6 +21,12 @@ bootstrap interval) before and after GRPO, and the fix rate.
 
     .venv/bin/python benchmarks/train.py --multi-turn --cold
     .venv/bin/python benchmarks/train.py --multi-turn --summarise out/bench-train-multiturn
+
+`--twice` runs the tiny CPU run two times, each from its own empty render cache, and compares
+their per-step rewards (rewards that reproduce: the renders are byte-identical with the default
+deterministic p5.brush build; `BRUSHWORK_BRUSH_SHADER=upstream` shows upstream's noise).
+
+    .venv/bin/python benchmarks/train.py --twice        # ~2 x 11 min on 2 cores
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from results import replace_section
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- train:start -->", "<!-- train:end -->"
 MT_START, MT_END = "<!-- train-multiturn:start -->", "<!-- train-multiturn:end -->"
+TW_START, TW_END = "<!-- train-twice:start -->", "<!-- train-twice:end -->"
 
 
 def run(out: Path, cold: bool, config: str = "tiny-cpu.yaml") -> float:
@@ -177,6 +184,41 @@ def main_multi_turn(args) -> None:
         replace_section(MT_START, MT_END, block)
 
 
+def step_rewards(out: Path) -> list[float | None]:
+    return [r.get("reward") for r in map(json.loads, (out / "metrics.jsonl").read_text().splitlines())
+            if "reward" in r]
+
+
+def main_twice(args) -> None:
+    """The tiny CPU run twice from empty render caches: are the per-step rewards identical?"""
+    outs = [args.out.with_name(f"{args.out.name}-twice-{n}") for n in (1, 2)]
+    walls = []
+    for out in outs:
+        if out.exists():
+            raise SystemExit(f"{out} exists: remove it or pass another --out")
+        walls.append(run(out, cold=True))
+    a, b = (step_rewards(out) for out in outs)
+    same = sum(x == y for x, y in zip(a, b))
+    worst = max((abs(x - y) for x, y in zip(a, b) if x is not None and y is not None), default=float("nan"))
+    shader = os.environ.get("BRUSHWORK_BRUSH_SHADER") or "deterministic (default)"
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    block = "\n".join([
+        TW_START, "## Rewards that reproduce: the tiny CPU run twice (benchmarks/train.py --twice)", "",
+        f"Run of {when}: `brushwork train --config configs/tiny-cpu.yaml` twice on this machine, each from its "
+        f"own empty render cache; p5.brush blend shader: {shader}.", "",
+        "| measure | value |", "|---|---|",
+        f"| GRPO steps compared | {min(len(a), len(b))} |",
+        f"| steps with identical mean reward | **{same} / {min(len(a), len(b))}** |",
+        f"| largest per-step difference | {worst:.6f} |",
+        f"| wall time, run 1 / run 2 | {walls[0] / 60:.1f} / {walls[1] / 60:.1f} min |",
+        f"| per-step rewards, run 1 | {', '.join(f'{x:.4f}' for x in a if x is not None)} |",
+        f"| per-step rewards, run 2 | {', '.join(f'{x:.4f}' for x in b if x is not None)} |",
+        TW_END])
+    print(block)
+    if not args.no_write:
+        replace_section(TW_START, TW_END, block)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "bench-train")
@@ -188,7 +230,12 @@ def main() -> None:
     ap.add_argument("--no-eval", action="store_true", help="multi-turn: skip the held-out evaluations")
     ap.add_argument("--prompts", type=int, default=8, help="multi-turn: held-out prompts per evaluation")
     ap.add_argument("--samples", type=int, default=4, help="multi-turn: episodes per held-out prompt")
+    ap.add_argument("--twice", action="store_true",
+                    help="the tiny CPU run twice from empty render caches: do the per-step rewards reproduce?")
     args = ap.parse_args()
+    if args.twice:
+        main_twice(args)
+        return
     if args.multi_turn:
         main_multi_turn(args)
         return
