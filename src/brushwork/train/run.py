@@ -66,22 +66,31 @@ def _rewards(args: BrushworkArguments, film: Path | None, config, images: bool =
 
 def vision_processor(model, model_path: str, revision: str = "main"):
     """The processor (tokenizer + image processor) of a vision-language policy, or None for a
-    text-only one: with it, multi-turn tool results carry the painting as an image."""
+    text-only one: with it, multi-turn tool results carry the painting as an image. A local
+    Qwen3.5 folder whose processor does not load whole (its video half needs torchvision, or
+    its class is the stand-in's) gets one built from parts (`tiny_vl.load_vl_processor`)."""
     if getattr(model.config, "vision_config", None) is None:
         return None
     from transformers import AutoProcessor
 
+    error = None
     try:
         processor = AutoProcessor.from_pretrained(model_path, revision=revision)
+        if getattr(processor, "image_processor", None) is not None:
+            return processor
     except (OSError, ValueError, TypeError, ImportError, AttributeError) as e:
-        # e.g. Qwen3.5's processor needs torchvision for its video half
-        import warnings
+        error = e
+    if getattr(model.config, "model_type", "") in ("qwen3_5", "qwen3_5_moe") and Path(model_path).is_dir():
+        from brushwork.train.tiny_vl import load_vl_processor
 
-        warnings.warn(f"brushwork: {model_path} is a vision-language model but its processor did not load "
-                      f"({type(e).__name__}: {e}); the policy gets the critique without the painting. "
-                      "pip install torchvision (matching torch) to give it the image", stacklevel=2)
-        return None
-    return processor if getattr(processor, "image_processor", None) is not None else None
+        return load_vl_processor(model_path)
+    import warnings
+
+    reason = f"{type(error).__name__}: {error}" if error else "it has no image processor"
+    warnings.warn(f"brushwork: {model_path} is a vision-language model but its processor did not load "
+                  f"({reason}); the policy gets the critique without the painting. "
+                  "pip install torchvision (matching torch) to give it the image", stacklevel=2)
+    return None
 
 
 def resume_point(value: str | None, output_dir: Path) -> str | None:
