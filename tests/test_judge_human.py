@@ -1,0 +1,144 @@
+"""`judge audit --human`: the judge's agreement with people, on held-out paintings only."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from brushwork.cli import app
+from brushwork.errors import ConfigError
+from brushwork.pool.hf import import_hf
+from brushwork.pool.snapshot import pool_from_store
+from brushwork.pool.store import PoolStore
+from brushwork.score.audit import ARTIFACTSBENCH_AGREEMENT, bootstrap_interval, human_audit
+from brushwork.score.backends import TasteJudge
+from brushwork.score.judge import Answer, PairwiseJudge
+
+pytestmark = pytest.mark.chromium
+
+TIER_PAIRS = ("love>okay", "love>nope", "okay>nope")
+
+
+class ScriptedJudge:
+    """A stand-in backend: "first" always, or the better tier of the two (looked up by image)."""
+
+    def __init__(self, mode: str, pool=None):
+        self.mode, self.model_id = mode, f"scripted:{mode}"
+        rank = {"love": 0, "okay": 1, "nope": 2}
+        self.rank = {hashlib.sha256(i.image_bytes()).hexdigest(): rank[i.tier] for i in pool.items} if pool else {}
+        self.asked: list[tuple[str, str]] = []
+
+    async def ask(self, first_png, second_png, prompt, subject) -> Answer:
+        a, b = hashlib.sha256(first_png).hexdigest(), hashlib.sha256(second_png).hexdigest()
+        self.asked.append((a, b))
+        if self.mode == "first":
+            winner = "first"
+        else:
+            better = self.rank[a] < self.rank[b] if self.mode == "tiers" else self.rank[a] > self.rank[b]
+            winner = "tie" if self.rank[a] == self.rank[b] else "first" if better else "second"
+        return Answer(f'{{"reason": "{self.mode}", "winner": "{winner}"}}')
+
+
+def check_summary(summary, pairs):
+    assert summary["pairs"] == pairs
+    lo, hi = summary["ci95"]
+    assert 0 <= lo <= summary["agreement"] <= hi <= 1
+
+
+async def test_taste_judge_on_held_out_paintings(example_pool):
+    from brushwork.score.taste.model import load_or_fit
+
+    judge = PairwiseJudge(TasteJudge(load_or_fit(example_pool)))
+    report = await human_audit(judge, example_pool)
+    held = example_pool.split("eval")
+    assert report["held_out_items"] == len(held) == 9 and report["split"] == "eval"
+    assert report["cross_tier_pairs"] == report["sampled_pairs"] == 27 and report["unparsed_pairs"] == 0
+    assert report["asked"] == 2 * 27 and report["parsed_rate"] == 1   # each pair in both orders, nothing else
+    for name in TIER_PAIRS:
+        check_summary(report["tiers"][name], 9)
+    check_summary(report["tiers"]["overall"], 27)
+    assert report["human_preferences"] == {"recorded": 0, "held_out": 0, "unparsed": 0, "pairs": 0,
+                                           "agreement": None, "ci95": None}
+    assert report["anchor"]["pairwise_agreement"] == ARTIFACTSBENCH_AGREEMENT == 0.9095
+    assert "training split" in report["note"]
+    # seeded: the same sample and the same intervals; a smaller sample is a subset of the cross-tier pairs
+    assert await human_audit(judge, example_pool) == report
+    small = await human_audit(judge, example_pool, n_pairs=10, seed=3)
+    assert small["sampled_pairs"] == small["tiers"]["overall"]["pairs"] == 10 and small["asked"] == 20
+    assert sum(small["tiers"][n]["pairs"] for n in TIER_PAIRS) == 10
+
+
+async def test_a_judge_that_always_says_first_scores_a_half_and_one_that_knows_the_tiers_scores_one(example_pool):
+    first = await human_audit(PairwiseJudge(ScriptedJudge("first")), example_pool)
+    for name in (*TIER_PAIRS, "overall"):
+        assert first["tiers"][name]["agreement"] == 0.5 and first["tiers"][name]["ci95"] == [0.5, 0.5]
+    knows = await human_audit(PairwiseJudge(ScriptedJudge("tiers", example_pool)), example_pool)
+    contrary = await human_audit(PairwiseJudge(ScriptedJudge("reversed", example_pool)), example_pool)
+    for name in (*TIER_PAIRS, "overall"):
+        assert knows["tiers"][name]["agreement"] == 1.0 and knows["tiers"][name]["ci95"] == [1.0, 1.0]
+        assert contrary["tiers"][name]["agreement"] == 0.0
+
+
+async def test_recorded_preferences_between_held_out_paintings_are_asked(example_pool, tmp_path):
+    store = PoolStore.init(tmp_path / "store")
+    import_hf(store, example_pool.root)
+    evals = {store.tier_of(i.id): i.id for i in store.items("eval")}
+    train = store.items("train")[0].id
+    store.prefer(evals["okay"], evals["love"], "person", "a")    # the person disagrees with the tiers here
+    store.prefer(evals["nope"], train, "person", "b")            # one painting was trained on: left out
+    store.prefer(evals["nope"], evals["okay"], "person", "tie")  # no preference: not a pair
+    pool = pool_from_store(store)
+    assert len(pool.preferences) == 2
+    backend = ScriptedJudge("tiers", pool)
+    report = await human_audit(PairwiseJudge(backend), pool)
+    people = report["human_preferences"]
+    assert people["recorded"] == 2 and people["held_out"] == 1 and people["pairs"] == 1
+    assert people["agreement"] == 0.0 and people["ci95"] == [0.0, 0.0]   # it sides with the tiers, not the person
+    okay, love = (hashlib.sha256(store.image_bytes(evals[t])).hexdigest() for t in ("okay", "love"))
+    assert {(okay, love), (love, okay)} <= set(backend.asked)             # both orders
+    assert report["asked"] == len(backend.asked) == 2 * 27                # the pair was also a tier pair: asked once
+    assert report["tiers"]["overall"]["agreement"] == 1.0
+    first = await human_audit(PairwiseJudge(ScriptedJudge("first")), pool)
+    assert first["human_preferences"]["agreement"] == 0.5
+
+
+async def test_no_held_out_paintings_or_no_cross_tier_pairs_are_errors(example_pool):
+    judge = PairwiseJudge(ScriptedJudge("first"))
+    trained = dataclasses.replace(example_pool, items=tuple(dataclasses.replace(i, split="train")
+                                                            for i in example_pool.items))
+    with pytest.raises(ConfigError, match="no held-out"):
+        await human_audit(judge, trained)
+    one_tier = dataclasses.replace(example_pool, items=tuple(i for i in example_pool.items
+                                                             if i.split == "train" or i.tier == "love"))
+    with pytest.raises(ConfigError, match="cross-tier"):
+        await human_audit(judge, one_tier)
+
+
+def test_bootstrap_interval_is_seeded_and_contains_the_mean():
+    values = [1, 0, 1, 1, 0.5, 1, 0, 1]
+    lo, hi = bootstrap_interval(values, seed=4)
+    assert lo < sum(values) / len(values) < hi and (lo, hi) == bootstrap_interval(values, seed=4)
+
+
+def test_cli_judge_audit_human(example_pool, tmp_path):
+    res = CliRunner().invoke(app, ["judge", "audit", "--human"])
+    assert res.exit_code == 0, res.output
+    assert "90.95" in res.output and "held-out" in res.output and "27 of 27" in res.output
+    assert "love > nope" in res.output and "training split" in res.output
+    js = CliRunner().invoke(app, ["judge", "audit", "--human", "--pairs", "12", "--json"])
+    assert js.exit_code == 0, js.output
+    report = json.loads(js.stdout)
+    assert report["sampled_pairs"] == 12 and report["tiers"]["overall"]["pairs"] == 12
+    assert report["anchor"]["pairwise_agreement"] == 0.9095
+    # a store with no held-out paintings: a clear error, exit code 2 (the judge is never asked)
+    store = PoolStore.init(tmp_path / "store")
+    import_hf(store, example_pool.root)
+    for item in store.items("eval"):
+        store.set_split(item.id, "train")
+    bad = CliRunner().invoke(app, ["judge", "audit", "--human", "--pool", str(store.root), "--judge", "openai",
+                                   "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", "m"])
+    assert bad.exit_code == 2 and "no held-out" in bad.output
