@@ -45,13 +45,13 @@ def evaluate(
     prompts: int = typer.Option(12, "--prompts", min=1, help="held-out prompts (first K of a seeded shuffle)"),
     domains: list[str] = typer.Option(None, "--domain", help="task domains (repeatable; default: all)"),
     prompt_seed: int = typer.Option(EVAL_SEED, "--prompt-seed", help="held-out prompt seed (training uses 0)"),
-    out_dir: Path = typer.Option(Path("out/eval"), "--out", help="output folder"),
+    out_dir: Path = typer.Option(None, "--out", help="output folder (default out/eval; with --ab, out/ab)"),
     compare: list[Path] = typer.Option(None, "--compare", help="film, run folder, eval output folder or eval.json"),
     runs: list[Path] = typer.Option(None, "--run", help="training output folder: curves from its metrics.jsonl"),
     max_new_tokens: int = typer.Option(512, "--max-new-tokens", min=1),
     temperature: float = typer.Option(1.0, "--temperature", min=0.0, help="0 = greedy"),
     top_p: float = typer.Option(0.95, "--top-p"), top_k: int = typer.Option(20, "--top-k"),
-    seed: int = typer.Option(0, "--seed", help="sampling seed"),
+    seed: int = typer.Option(0, "--seed", help="sampling seed (with --ab: the pairing and sides seed)"),
     references: int = typer.Option(6, "--references", min=1, help="evaluation references per painting"),
     film_steps: str = typer.Option("all", "--film-steps", help="evaluate every step of a film (all) or only "
                                    "its first and last (ends)"),
@@ -67,10 +67,26 @@ def evaluate(
     revisions: int = typer.Option(0, "--revisions", min=0, max=8, help="multi-turn: the policy submits with the "
                                   "submit_sketch tool, sees the critique and may revise K times; reports reward and "
                                   "gate pass rate by turn, the revision gain, fix rate and worse rate"),
+    ab: tuple[Path, Path] | None = typer.Option(None, "--ab", metavar="RUN_A RUN_B",
+                                         help="blind human A/B test: pair two films or run folders by prompt, "
+                                         "hide which is which, and serve the rating page in pair mode"),
+    ab_report: Path = typer.Option(None, "--ab-report", metavar="DIR", help="the human win rate of an A/B folder"),
+    serve_ab: bool = typer.Option(True, "--serve/--no-serve", help="with --ab: serve the rating page"),
+    port: int = typer.Option(8200, "--port", help="with --ab: the rating page's port"),
 ):
-    """Evaluate a policy on held-out prompts, or saved rollouts, against the pool's evaluation split."""
+    """Evaluate a policy on held-out prompts, or saved rollouts, against the pool's evaluation split;
+    or run a blind human A/B test of two runs (--ab, then --ab-report)."""
     from brushwork.errors import BrushworkError
+
+    if ab_report is not None or ab is not None:
+        try:
+            ab_command(ab, ab_report, out_dir or Path("out/ab"), seed, serve_ab, port)
+        except BrushworkError as e:
+            _fail(e)
+        return
+    out_dir = out_dir or Path("out/eval")
     from brushwork.eval.runner import Plan, run_eval
+    from brushwork.eval.watch import summary_line
     from brushwork.score.options import ScoringOptions
 
     try:
@@ -88,6 +104,8 @@ def evaluate(
         _fail(e)
     console.print(f"wrote {result.report}, {result.eval_json} and {len(result.curves)} curve plot(s)")
     out.print(summary_table(result.runs))
+    for label, flags in result.watches.items():
+        out.print(summary_line(label, flags), markup=False)
     for run in result.runs:
         if run.revisions is not None:
             out.print(revision_table(run))
@@ -110,3 +128,28 @@ def revision_table(run) -> Table:
     for row in revision_rows(run.revisions):
         table.add_row(*row)
     return table
+
+
+def ab_command(ab: tuple[Path, Path] | None, report_dir: Path | None, out_dir: Path, seed: int, serve: bool,
+               port: int) -> None:
+    from brushwork.errors import ConfigError
+    from brushwork.eval import ab as ab_test
+
+    if ab is not None and report_dir is not None:
+        raise ConfigError("--ab prepares a test and --ab-report reads one: give one of them")
+    if report_dir is not None:
+        result = ab_test.report(report_dir)
+        table = Table("measure", "value", title="brushwork A/B")
+        for row in ab_test.report_rows(result):
+            table.add_row(*row)
+        out.print(table)
+        console.print(f"wrote {Path(report_dir) / ab_test.REPORT_FILE}")
+        return
+    key = ab_test.prepare(ab[0], ab[1], out_dir, seed=seed)
+    console.print(f"prepared {len(key['pairs'])} blind pairs in {out_dir} (the key is {out_dir / ab_test.KEY_FILE}; "
+                  f"don't open it before rating)")
+    if serve:
+        from brushwork.pool.web import serve as run
+
+        out.print(f"rating page on http://127.0.0.1:{port}/?mode=pair ; then `brushwork eval --ab-report {out_dir}`")
+        run(out_dir, port=port, blind=True)

@@ -5,6 +5,7 @@ pool's evaluation split (`brushwork eval`).
     collect.py    replies or film frames -> scored `Sample`s, judged against evaluation references
     metrics.py    `Sample`, `Metrics`, `EvalRun` and the pure functions that summarise samples
     curves.py     training curves (metrics.jsonl, per-step film summaries) as PNG plots
+    watch.py      the hacking watch: copies, extreme paint, collapsed prompts, reward without taste
     report.py     eval.json and the self-contained HTML report
     runner.py     `Plan` and `run_eval`: one whole evaluation, from options to the files it writes
 
@@ -29,6 +30,9 @@ _EXPORTS = {
     "summarize": "brushwork.eval.metrics",
     "training_curves": "brushwork.eval.curves",
     "write_report": "brushwork.eval.report",
+    "Flag": "brushwork.eval.watch",
+    "hacking_watch": "brushwork.eval.watch",
+    "run_watch": "brushwork.eval.watch",
     "EvalResult": "brushwork.eval.runner",
     "Plan": "brushwork.eval.runner",
     "run_eval": "brushwork.eval.runner",

@@ -163,19 +163,25 @@ def painting_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.sqrt(np.mean((a - b) ** 2)))
 
 
-def diversity(samples: list[Sample]) -> Stat:
-    """Mean pairwise thumbnail distance within each group of passed paintings, averaged over
-    the groups that have two or more."""
+def group_diversity(samples: list[Sample]) -> dict[str, float]:
+    """Group key -> mean pairwise thumbnail distance of its passed paintings, for the groups
+    that have two or more."""
     groups: dict[str, list[np.ndarray]] = {}
     for s in samples:
         if s.card.passed and s.png is not None:
             groups.setdefault(s.key, []).append(thumbnail(s.png))
-    per_group = []
-    for thumbs in groups.values():
+    spread = {}
+    for key, thumbs in groups.items():
         if len(thumbs) >= 2:
             pairs = list(itertools.combinations(thumbs, 2))
-            per_group.append(sum(painting_distance(a, b) for a, b in pairs) / len(pairs))
-    return Stat.of(per_group)
+            spread[key] = sum(painting_distance(a, b) for a, b in pairs) / len(pairs)
+    return spread
+
+
+def diversity(samples: list[Sample]) -> Stat:
+    """Mean pairwise thumbnail distance within each group of passed paintings, averaged over
+    the groups that have two or more."""
+    return Stat.of(group_diversity(samples).values())
 
 
 def summarize(samples: list[Sample]) -> Metrics:

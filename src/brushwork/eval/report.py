@@ -17,6 +17,7 @@ from pathlib import Path
 from string import Template
 
 from brushwork.eval.metrics import EvalRun, Metrics, Sample, Stat
+from brushwork.eval.watch import Flag, run_watch
 from brushwork.report.gallery import Card, card_html
 from brushwork.report.html import SERIES_COLOURS
 from brushwork.report.html import table as _table
@@ -29,6 +30,13 @@ NOTES = ("Win rate: each passed painting meets its prompt's evaluation reference
          "Diversity: mean pairwise distance (RMS over 32x32 RGB thumbnails, 0..1) of the passed paintings of one "
          "prompt. Judge consistency: share of those comparisons whose two orders agree. Term means skip samples "
          "where the term did not run (n beside each).")
+
+
+WATCH_THUMBS = 4
+WATCH_NOTE = ("Suspicious rollouts, to look at: copies of pool paintings; high-reward paintings (the run's top "
+              "quartile) nearly empty or nearly all paint; high-reward prompts whose paintings are near-identical; "
+              "the mean total rising over the steps while the held-out win rate does not. A flag is a suspicion, "
+              "not a verdict.")
 
 
 def _fmt(x: float | None, spec: str = ".3f") -> str:
@@ -79,11 +87,15 @@ def sample_record(s: Sample) -> dict:
                                  for x in s.eval_comparisons], "eval_error": s.eval_error}
 
 
-def eval_json(primary: EvalRun, others: list[EvalRun], curves: list[str]) -> dict:
+def eval_json(primary: EvalRun, others: list[EvalRun], curves: list[str],
+              watch: tuple[Flag, ...] | None = None) -> dict:
+    """`watch`: the primary run's hacking watch (computed here when not given)."""
+    watch = run_watch(primary) if watch is None else watch
     return {"kind": "brushwork-eval", "version": VERSION, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "label": primary.label, "mode": primary.kind, "info": primary.info,
             "summaries": {k: m.to_dict() for k, m in primary.summaries.items()},
             "samples": [sample_record(s) for s in (*primary.first_samples, *primary.samples)],
+            "watch": [f.to_dict() for f in watch],
             **({"revisions": primary.revisions.to_dict()} if primary.revisions is not None else {}),
             "compare": [{"label": o.label, "kind": o.kind, "info": o.info,
                          "summaries": {k: m.to_dict() for k, m in o.summaries.items()},
@@ -229,6 +241,35 @@ def compare_html(runs: list[EvalRun], limit: int) -> str:
     return "<section><h2>Side by side</h2>" + "\n".join(rows) + "</section>"
 
 
+def _flag_html(flag: Flag, label: str) -> str:
+    thumbs = "".join(
+        (f'<img class="thumb" src="{_thumb(s.png, 128)}" alt="{html.escape(s.subject or "painting")}">'
+         if s.png else '<span class="nothumb">not rendered</span>') for s in flag.samples[:WATCH_THUMBS])
+    more = f"<small>+{len(flag.samples) - WATCH_THUMBS} more</small>" if len(flag.samples) > WATCH_THUMBS else ""
+    where = ""
+    if flag.samples:
+        s = flag.samples[0]
+        where = f'<p class="prompt">{f"step {s.step} · " if s.step else ""}{html.escape(s.prompt)}</p>'
+    return (f'<div class="flag"><div class="flagthumbs">{thumbs}{more}</div><div><b>{html.escape(flag.kind)}</b> '
+            f"<small>{html.escape(label)}</small><p>{html.escape(flag.reason)}</p>{where}</div></div>")
+
+
+def watch_html(watches: dict[str, tuple[Flag, ...]], limit: int) -> str:
+    """The hacking watch of every run that has samples: each flag with its reason and thumbnails."""
+    if not watches:
+        return ""
+    flags = [(label, f) for label, fs in watches.items() for f in fs]
+    if not flags:
+        body = "<p>Nothing suspicious was found: no copies, no high-reward painting nearly empty or nearly all " \
+               "paint, no high-reward prompt collapsed to one painting, no reward rising without the held-out " \
+               "win rate.</p>"
+    else:
+        body = "".join(_flag_html(f, label) for label, f in flags[:limit])
+        if len(flags) > limit:
+            body += f"<p>{len(flags) - limit} more flags not shown (see eval.json).</p>"
+    return f'<section class="watch"><h2>Hacking watch</h2><p class="info">{html.escape(WATCH_NOTE)}</p>{body}</section>'
+
+
 def revision_rows(figures) -> list[tuple[str, str]]:
     """(measure, value) rows of a multi-turn run's `RevisionFigures`."""
     rows = [("episodes", str(figures.episodes))]
@@ -266,9 +307,12 @@ def revisions_html(run: EvalRun, limit: int) -> str:
 
 
 def write_report(path: Path, primary: EvalRun, others: list[EvalRun], curves: list[Path],
-                 gallery_prompts: int = 24) -> Path:
-    """The HTML page (see the module docstring)."""
+                 gallery_prompts: int = 24, watches: dict[str, tuple[Flag, ...]] | None = None) -> Path:
+    """The HTML page (see the module docstring). `watches`: run label -> its hacking watch
+    (computed here for every run with samples when not given)."""
     runs = [primary, *others]
+    if watches is None:
+        watches = {r.label: run_watch(r) for r in runs if r.samples}
     headers, rows = table_rows(runs)
     page = Template(resources.files("brushwork.eval").joinpath("report.html").read_text(encoding="utf-8"))
     text = page.substitute(
@@ -276,7 +320,8 @@ def write_report(path: Path, primary: EvalRun, others: list[EvalRun], curves: li
         subtitle=html.escape(f"{primary.kind} · " + (" vs ".join(r.label for r in others) or "no comparison")),
         info="".join(_info_html(r) for r in runs), stats=_stats_html(primary.headline),
         metrics=_table(headers, rows, "num"), notes=html.escape(NOTES), violations=violations_svg(runs),
-        curves=_curves_html(curves), revisions=revisions_html(primary, gallery_prompts),
+        curves=_curves_html(curves), watch=watch_html(watches, gallery_prompts),
+        revisions=revisions_html(primary, gallery_prompts),
         compare=compare_html(runs, gallery_prompts),
         gallery=gallery_html(primary, gallery_prompts))
     path = Path(path)

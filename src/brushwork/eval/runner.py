@@ -64,12 +64,14 @@ class EvalResult:
     eval_json: Path
     report: Path
     curves: tuple[Path, ...]
+    watches: dict = field(default_factory=dict)   # run label -> its hacking watch (`eval.watch.Flag`s)
 
 
 def run_eval(plan: Plan, progress: Callable = quiet_progress) -> EvalResult:
     """The whole evaluation (everything is written to plan.out)."""
     from brushwork.eval.collect import check_eval_split, resolve_source
     from brushwork.eval.report import eval_json, run_from_json, write_report
+    from brushwork.eval.watch import run_watch
     from brushwork.pool.snapshot import load_pool_with_progress
     from brushwork.score.build import build_eval_judge
 
@@ -90,11 +92,12 @@ def run_eval(plan: Plan, progress: Callable = quiet_progress) -> EvalResult:
     if plan.film is not None and (own := resolve_source(plan.film).metrics):
         metrics_files.insert(0, own)
     curves = _curves(plan.out / "curves", metrics_files, [primary, *others])
+    watches = {run.label: run_watch(run) for run in (primary, *others) if run.samples}
     plan.out.mkdir(parents=True, exist_ok=True)
-    data = eval_json(primary, others, [str(p.relative_to(plan.out)) for p in curves])
+    data = eval_json(primary, others, [str(p.relative_to(plan.out)) for p in curves], watches.get(primary.label, ()))
     (plan.out / "eval.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
-    report = write_report(plan.out / "report.html", primary, others, curves, plan.gallery)
-    return EvalResult((primary, *others), plan.out / "eval.json", report, tuple(curves))
+    report = write_report(plan.out / "report.html", primary, others, curves, plan.gallery, watches)
+    return EvalResult((primary, *others), plan.out / "eval.json", report, tuple(curves), watches)
 
 
 def _check(plan: Plan) -> list:

@@ -3,6 +3,9 @@
     <root>/pool.sqlite        items, ratings, pairwise preferences, snapshots (SQLite, WAL)
     <root>/blobs/<ab>/<hash>  images and sources, content-addressed (sha256)
 
+A store may also fix the pairs its rating page shows, in order (`set_pairs`): a blind A/B
+test of two runs is such a store.
+
 Every write commits before it returns, so an acknowledged rating survives `kill -9` of the
 process that made it. Several processes (raters, the web page, the CLI) may use one store at
 once: SQLite's WAL mode lets readers and one writer work together.
@@ -40,6 +43,8 @@ CREATE TABLE IF NOT EXISTS preferences (
     id INTEGER PRIMARY KEY AUTOINCREMENT, a TEXT NOT NULL REFERENCES items(id), b TEXT NOT NULL REFERENCES items(id),
     rater TEXT NOT NULL, winner TEXT NOT NULL CHECK (winner IN ('a', 'b', 'tie')), created REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS preferences_rater ON preferences(rater);
+CREATE TABLE IF NOT EXISTS pairs (position INTEGER PRIMARY KEY, a TEXT NOT NULL REFERENCES items(id),
+    b TEXT NOT NULL REFERENCES items(id));
 CREATE TABLE IF NOT EXISTS snapshots (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', created REAL NOT NULL,
     manifest TEXT NOT NULL);
 """
@@ -226,6 +231,24 @@ class PoolStore:
 
     def preferences(self) -> list[Preference]:
         return [Preference(**dict(r)) for r in self.db.execute("SELECT * FROM preferences ORDER BY id")]
+
+    def set_pairs(self, pairs: list[tuple[str, str]]) -> None:
+        """Fix the pairs the rating page shows, in this order (left, right); replaces earlier ones."""
+        for a, b in pairs:
+            if a == b:
+                raise ConfigError(f"a pair needs two different items, got {a!r} twice")
+            self.item(a), self.item(b)
+        self.db.executescript(SCHEMA)   # a store made before pairs existed gains the table
+        self.db.execute("BEGIN")
+        self.db.execute("DELETE FROM pairs")
+        self.db.executemany("INSERT INTO pairs VALUES (?, ?, ?)", [(k, a, b) for k, (a, b) in enumerate(pairs)])
+        self.db.execute("COMMIT")
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """The fixed pairs, in order; empty when the page may pair any two items."""
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='pairs'").fetchone():
+            return []
+        return [(r["a"], r["b"]) for r in self.db.execute("SELECT a, b FROM pairs ORDER BY position")]
 
     def tier_of(self, item_id: str) -> str | None:
         """The item's tier: each rater's latest rating, then the most common tier among raters

@@ -96,7 +96,8 @@ class NextOut(Wire):
     mode: Literal["tier", "pair"]
     item: ItemView | None = None
     pair: list[ItemView] | None = None
-    done: bool = Field(False, description="the rater has rated every item; the queue goes round again")
+    done: bool = Field(False, description="tier: the rater has rated every item, the queue goes round again; "
+                       "pair: the rater has judged every one of the store's fixed pairs")
     progress: Progress
 
 
@@ -147,9 +148,13 @@ def next_item(store: PoolStore, rater: str, after: str | None) -> tuple[str | No
 
 
 def next_pair(store: PoolStore, rater: str, skip: int) -> tuple[str, str] | None:
-    """Two paintings for the rater to compare: one they have compared least, against a partner they
-    have not yet seen it beside. Seeded by (rater, their preference count, skips), so a reload
-    shows the same pair and a skip shows another."""
+    """Two paintings for the rater to compare. When the store fixes its pairs, the next of them
+    the rater has not judged, in order, sides as stored (None once all are judged). Otherwise one
+    they have compared least, against a partner they have not yet seen it beside, seeded by
+    (rater, their preference count, skips), so a reload shows the same pair and a skip another."""
+    fixed = store.pairs()
+    if fixed:
+        return _next_fixed(store, fixed, rater, skip)
     ids = [row[0] for row in store.db.execute("SELECT id FROM items ORDER BY created, id")]
     if len(ids) < 2:
         return None
@@ -161,6 +166,18 @@ def next_pair(store: PoolStore, rater: str, skip: int) -> tuple[str, str] | None
     partners = [i for i in ids if i != first and frozenset((first, i)) not in paired]
     second = rng.choice(_fewest(partners or [i for i in ids if i != first], counts))
     return (first, second) if rng.random() < 0.5 else (second, first)
+
+
+def _next_fixed(store: PoolStore, fixed: list[tuple[str, str]], rater: str, skip: int) -> tuple[str, str] | None:
+    judged = Counter(frozenset(row) for row in store.db.execute("SELECT a, b FROM preferences WHERE rater=?",
+                                                                 (rater,)))
+    open_ = []
+    for pair in fixed:
+        if judged[frozenset(pair)] > 0:
+            judged[frozenset(pair)] -= 1
+        else:
+            open_.append(pair)
+    return open_[skip % len(open_)] if open_ else None
 
 
 def _fewest(ids: list[str], counts: Counter) -> list[str]:
@@ -288,7 +305,8 @@ def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
         if mode == "pair":
             pair = next_pair(store, rater, skip)
             views = [item_view(store, store.item(i), hide, with_source=False) for i in pair] if pair else None
-            return NextOut(mode="pair", pair=views, progress=progress(store, rater))
+            return NextOut(mode="pair", pair=views, done=pair is None and bool(store.pairs()),
+                           progress=progress(store, rater))
         item_id, done = next_item(store, rater, after)
         view = item_view(store, store.item(item_id), hide) if item_id else None
         return NextOut(mode="tier", item=view, done=done, progress=progress(store, rater))

@@ -110,9 +110,10 @@ async function showItem(item, done) {
   document.body.dataset.item = item.id;
 }
 
-async function showPair(pair) {
+async function showPair(pair, done) {
   state.pair = pair;
   $("empty").hidden = !!pair;
+  if (!pair && done) $("empty").textContent = "Every pair is judged: thank you.";
   $("pair-view").hidden = !pair;
   if (!pair) return;
   await Promise.all([loadImage($("pair-a"), pair[0].image), loadImage($("pair-b"), pair[1].image)]);
@@ -144,7 +145,7 @@ async function next(after) {
   else if (after) params.after = after;
   const data = await api(`/api/next?${query(params)}`);
   showProgress(data.progress);
-  if (state.mode === "pair") await showPair(data.pair);
+  if (state.mode === "pair") await showPair(data.pair, data.done);
   else await showItem(data.item, data.done);
 }
 
