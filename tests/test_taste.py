@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from test_score import HONEST  # a sketch the gate passes
 
 from brushwork.core import embedding
 from brushwork.errors import ConfigError
@@ -108,3 +109,41 @@ def test_taste_fit_prints_the_ablation(tmp_path):
     for row in ("chosen procedure (nested)", "classical", "embedding", "both", "love vs okay", "per image"):
         assert row in result.output
     assert taste.TasteModel.load(tmp_path / "t.json").report["ablation"]
+
+
+
+
+
+async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path):
+    """The scorer starts the taste model's work on a painting while the run-time gate reads it;
+    the judge and the aesthetic then find it done (one embedding per painting). A backend whose
+    head start fails still scores; a reply the static gate refuses starts nothing."""
+    from brushwork.render import RenderConfig, Renderer
+    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score.backends import TasteAesthetic, TasteJudge
+    from brushwork.score.judge import PairwiseJudge
+
+    model = taste.fit(example_pool, features="both", l2=30.0)
+    before = model._cache.counts["embedding"]
+
+    class Failing(TasteAesthetic):
+        def prefetch(self, png):
+            raise RuntimeError("no head start today")
+
+    async with Renderer(RenderConfig(workers=1, cache_dir=tmp_path)) as r:
+        scorer = Scorer(r, example_pool, ScorerConfig(),
+                        backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
+        gated = await scorer.gate(HONEST, seed=1)
+        assert model._cache.counts["embedding"] == before + 1          # done during the gate
+        card = await scorer.score_gated(gated, seed=1, group_seed=3)
+        assert card.passed and 0 < card.aesthetic < 1 and card.judge is not None
+        assert model._cache.counts["embedding"] == before + 1          # found, not recomputed
+        fetching = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28);\n  fetch('x');")
+        refused = await scorer.gate(fetching, seed=1)
+        assert not refused.report.passed and model._cache.counts["embedding"] == before + 1
+        plain = await scorer.gate(HONEST.replace("#ff7f50", "#e75480"), seed=1, prefetch=False)
+        assert plain.report.passed and model._cache.counts["embedding"] == before + 1
+        failing = Scorer(r, example_pool, ScorerConfig(),
+                         backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": Failing(model)})
+        other = await failing.score(HONEST.replace("#ff7f50", "#4169e1"), seed=1, group_seed=3)
+    assert other.passed and other.aesthetic is not None

@@ -4,6 +4,7 @@ a real render and the run-time rules. The one gate-then-render path; `brushwork.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
@@ -33,14 +34,19 @@ def gate_static(reply: str, config: GateConfig | None = None) -> Gated:
 
 
 async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None = None, seed: int = 0,
-                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None) -> Gated:
-    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules."""
+                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None,
+                     on_render: Callable[[RenderResult], None] | None = None) -> Gated:
+    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules.
+    `on_render` sees the render before the run-time rules read it (the scorer starts the work
+    its terms will need there, beside the OCR)."""
     static = gate_static(reply, config)
     sketch, report = static.sketch, static.report
     if sketch is None or not (report.passed or render_all):
         return static
     size = size or (config or GateConfig()).canvas_size
     render = await renderer.render(sketch.code, seed=seed, size=size, use_cache=use_cache)
+    if on_render is not None:
+        on_render(render)
     # The run-time rules read the painting (OCR, ~0.15 s): off the event loop, so renders and
     # judge calls of other replies keep going.
     return Gated(sketch, await asyncio.to_thread(check_render, report, render, config), render)

@@ -38,6 +38,9 @@ class TasteJudge:
         return Answer(f'{{"reason": "taste model: P(first preferred) = {p:.2f}", "winner": "{winner}"}}',
                       probability=p)
 
+    def prefetch(self, png: bytes) -> None:
+        self.model.utility(png)   # fills the model's feature cache
+
 
 class OpenAIJudge:
     """Any OpenAI-compatible /v1/chat/completions endpoint with image input (vLLM, TGI, hosted)."""
@@ -94,6 +97,9 @@ class TasteAesthetic:
 
     async def score(self, png: bytes, prompt: str = "") -> float:
         return await asyncio.to_thread(self.model.aesthetic, png)
+
+    def prefetch(self, png: bytes) -> None:
+        self.model.utility(png)
 
 
 class HPSv3Client:

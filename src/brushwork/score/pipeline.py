@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
-from brushwork.gate.reply import Gated, gate_reply
+from brushwork.gate.reply import Gated
 from brushwork.render import RenderBackend, RenderResult, SyncRenderer
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
@@ -76,14 +76,13 @@ class Pipeline:
     def run(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
             preset: str | None = None, render_all: bool = False) -> Painting:
         """Gate, render and score one reply."""
-        return self.score(self.gate(reply, seed, render_all), seed, group_seed, subject, preset)
+        return self.score(self.gate(reply, seed, render_all, prefetch=True), seed, group_seed, subject, preset)
 
-    def gate(self, reply: str, seed: int = 0, render_all: bool = False) -> Painting:
+    def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
         """Gate and render only (a revision the model will see, a warm-up check); no judge call.
-        `render_all` renders replies the static gate refused, too (the demo's gallery)."""
-        gated = self.renderer.run(gate_reply(reply, self.renderer.renderer, self.gate_config, seed=seed,
-                                             render_all=render_all))
-        return Painting(gated)
+        `render_all` renders replies the static gate refused, too (the demo's gallery); `prefetch`
+        starts the scorer's local work on the painting beside the gate (when it will be scored)."""
+        return Painting(self.renderer.run(self.scorer.gate(reply, seed, render_all, prefetch)))
 
     def score(self, painting: Painting, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
               preset: str | None = None) -> Painting:

@@ -52,8 +52,28 @@ class Scorer:
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
         t0 = time.perf_counter()
-        gated = await gate_reply(reply, self.renderer, self.config.gate, seed=seed)
+        gated = await self.gate(reply, seed)
         return await self.score_gated(gated, seed, group_seed, subject, t0)
+
+    async def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = True) -> Gated:
+        """`gate_reply` with this scorer's gate; with `prefetch`, the terms' local work on the
+        painting (a taste model's embedding) runs in a thread beside the run-time gate's OCR."""
+        started: list[asyncio.Future] = []
+
+        def on_render(render):
+            if prefetch and render.ok and render.png:
+                started.append(asyncio.ensure_future(asyncio.to_thread(self._prefetch, render.png)))
+        gated = await gate_reply(reply, self.renderer, self.config.gate, seed=seed, render_all=render_all,
+                                 on_render=on_render)
+        await asyncio.gather(*started)
+        return gated
+
+    def _prefetch(self, png: bytes) -> None:
+        for term in self.terms.values():
+            try:
+                term.prefetch(png)
+            except Exception:  # noqa: BLE001 - only a head start: the term itself reports any failure
+                pass
 
     async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
                           subject: str | None = None, t0: float | None = None,

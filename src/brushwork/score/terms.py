@@ -101,6 +101,10 @@ class Term:
     async def __call__(self, canvas: Canvas) -> Value:
         raise NotImplementedError
 
+    def prefetch(self, png: bytes) -> None:
+        """Optional: local work this term will need on `png`, started in a thread while the
+        run-time gate reads the painting (a taste model's embedding). Must only fill caches."""
+
 
 class GateTerm(Term):
     name = "gate"
@@ -143,6 +147,9 @@ class JudgeTerm(Term):
     def backend(self) -> str:
         return self.judge.backend.model_id
 
+    def prefetch(self, png: bytes) -> None:
+        _prefetch(self.judge.backend, png)
+
     async def __call__(self, canvas: Canvas) -> Value:
         if canvas.copy_of is not None and not self.judge_copies:
             return Value(0.0)        # a copy of a pool painting wins nothing (and costs no question)
@@ -171,6 +178,9 @@ class AestheticTerm(Term):
     def backend(self) -> str:
         return type(self.scorer).__name__
 
+    def prefetch(self, png: bytes) -> None:
+        _prefetch(self.scorer, png)
+
     async def __call__(self, canvas: Canvas) -> Value:
         from brushwork.score.backends import ScorerUnavailable
 
@@ -183,6 +193,12 @@ class AestheticTerm(Term):
 
 TERMS: tuple[type[Term], ...] = (GateTerm, LengthTerm, JudgeTerm, AestheticTerm)
 NAMES: tuple[str, ...] = tuple(t.name for t in TERMS)
+
+
+def _prefetch(backend, png: bytes) -> None:
+    """A backend that computes locally may offer `prefetch(png)` (the taste model does)."""
+    if hasattr(backend, "prefetch"):
+        backend.prefetch(png)
 
 
 def draw_references(pool: Pool, mix=DEFAULT_MIX, seed: int = 0) -> tuple[PoolItem, ...]:
