@@ -5,7 +5,7 @@ probability 0.7, then `ab.report`: prints B's win rate and its bootstrap interva
 that the interval holds 0.7. Then the interval's coverage over many simulated raters (the
 arithmetic alone, no page): a 95 % interval should hold the true rate about 95 % of the time.
 
-Prints only; writes nothing to RESULTS.md.
+Writes its section of benchmarks/RESULTS.md (--no-write: print only).
 
     .venv/bin/python benchmarks/ab.py [--pairs 60] [--p 0.7] [--seed 0]
 """
@@ -114,6 +114,7 @@ def main() -> None:
     parser.add_argument("--p", type=float, default=0.7)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trials", type=int, default=300)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args()
     prompts = [f"Paint study {k} in loose watercolour" for k in range(args.pairs // 3)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,8 +140,32 @@ def main() -> None:
     cover = coverage(args.p, len(key["pairs"]), args.trials, args.seed)
     print(f"coverage of the true rate over {args.trials} simulated raters of {len(key['pairs'])} pairs: {cover:.3f} "
           "(nominal 0.95)")
+    if not args.no_write:
+        write_results(args, len(key["pairs"]), judged, r, cover, b_left, rated)
     if not ok:
         raise SystemExit(1)
+
+
+def write_results(args, pairs: int, judged: int, r, cover: float, b_left: int, rated_s: float) -> None:
+    import datetime
+
+    from results import replace_section
+
+    start, end = "<!-- ab-benchmark:start -->", "<!-- ab-benchmark:end -->"
+    lo, hi = r.win_interval
+    replace_section(start, end, f"""{start}
+## Blind A/B, simulated (benchmarks/ab.py)
+
+Run {datetime.date.today()}: two film folders written without training (run B's rewards 0.10
+higher), prepared by `eval --ab` ({pairs} pairs, B on the left in {b_left}), rated through the
+real rating page (uvicorn on 127.0.0.1, the page's own API calls) by a scripted rater who
+prefers B with probability {args.p}; {judged} pairs judged in {rated_s:.1f} s.
+
+| measure | result | check |
+| --- | --- | --- |
+| B's human win rate, 95 % bootstrap interval | {r.win_rate:.3f} [{lo:.3f}, {hi:.3f}] | holds the true {args.p}: {'yes' if lo <= args.p <= hi else 'NO'} |
+| interval coverage over {args.trials} simulated raters of {pairs} pairs (arithmetic only) | {cover:.3f} | nominal 0.95 |
+{end}""")
 
 
 if __name__ == "__main__":
