@@ -94,12 +94,12 @@ def rate(folder: Path, b_items: set[str], p: float, seed: int) -> int:
 
 
 def coverage(p: float, pairs: int, trials: int, seed: int) -> float:
-    from brushwork.eval.ab import bootstrap
+    from brushwork.core.stats import bootstrap_interval
 
     rng = np.random.default_rng(seed)
     hits = 0
     for t in range(trials):
-        lo, hi = bootstrap((rng.random(pairs) < p).astype(float), resamples=2000, seed=t)
+        lo, hi = bootstrap_interval((rng.random(pairs) < p).astype(float), resamples=2000, seed=t)
         hits += lo <= p <= hi
     return hits / trials
 

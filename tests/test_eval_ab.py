@@ -16,6 +16,7 @@ from servers import serve
 from typer.testing import CliRunner
 
 from brushwork.cli import app
+from brushwork.core.stats import bootstrap_interval
 from brushwork.errors import ConfigError
 from brushwork.eval import ab
 from brushwork.pool.store import PoolStore, Preference
@@ -163,13 +164,13 @@ def test_a_second_rater_and_ties_average_per_pair(runs, tmp_path):
 def test_bootstrap_interval_matches_the_exact_bootstrap_distribution():
     # Means of 4 draws from [1, 1, 1, 0] are k/4 with k ~ Binomial(4, 3/4): P(k <= 0) = 1/256 and
     # P(k <= 1) = 13/256 = 0.051, so the 2.5 % quantile is 1/4; P(k = 4) = 81/256, so the 97.5 % is 1.
-    assert ab.bootstrap([1, 1, 1, 0], resamples=20000, seed=0) == (0.25, 1.0)
+    assert bootstrap_interval([1, 1, 1, 0], resamples=20000, seed=0) == (0.25, 1.0)
     # [1, 0]: means 0, 1/2, 1 with probabilities 1/4, 1/2, 1/4: the interval is [0, 1].
-    assert ab.bootstrap([1, 0], resamples=4000, seed=5) == (0.0, 1.0)
+    assert bootstrap_interval([1, 0], resamples=4000, seed=5) == (0.0, 1.0)
     # Twenty pairs at 0.7: the normal approximation sqrt(.7 * .3 / 20) = 0.102 gives about +-0.2.
-    lo, hi = ab.bootstrap([1] * 14 + [0] * 6, resamples=4000, seed=0)
+    lo, hi = bootstrap_interval([1] * 14 + [0] * 6, resamples=4000, seed=0)
     assert lo == pytest.approx(0.5, abs=0.051) and hi == pytest.approx(0.9, abs=0.051)
-    assert ab.bootstrap([1] * 14 + [0] * 6, resamples=4000, seed=0) == (lo, hi)   # seeded
+    assert bootstrap_interval([1] * 14 + [0] * 6, resamples=4000, seed=0) == (lo, hi)   # seeded
 
 
 def test_outcomes_count_ties_as_half_and_a_raters_latest_verdict():

@@ -10,11 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from brushwork.cli import app
+from brushwork.core.stats import bootstrap_interval
 from brushwork.errors import ConfigError
 from brushwork.pool.hf import import_hf
 from brushwork.pool.snapshot import pool_from_store
 from brushwork.pool.store import PoolStore
-from brushwork.score.audit import ARTIFACTSBENCH_AGREEMENT, bootstrap_interval, human_audit
+from brushwork.score.audit import ARTIFACTSBENCH_AGREEMENT, human_audit
 from brushwork.score.backends import TasteJudge
 from brushwork.score.judge import Answer, PairwiseJudge
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from brushwork.core.stats import bootstrap_interval
 from brushwork.errors import ConfigError
 from brushwork.eval.collect import film_samples, resolve_source
 from brushwork.eval.metrics import Sample
@@ -102,19 +103,6 @@ def prepare(a: Path, b: Path, out: Path, seed: int = 0) -> dict:
 
 
 # -- the arithmetic --------------------------------------------------------------------------------
-def bootstrap(values, resamples: int = 2000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """The percentile bootstrap interval of the mean: `resamples` draws of len(values) values with
-    replacement (numpy's default_rng(seed)), and the (1 - level)/2 and (1 + level)/2 quantiles
-    of their means."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0:
-        raise ConfigError("a bootstrap interval needs at least one value")
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(lo), float(hi)
-
-
 def outcomes(key: dict, preferences) -> list[float | None]:
     """B's score on each pair, in pair order: 1 when the person chose B's painting, 0 for A's,
     0.5 for a tie, the mean over raters (each rater's latest verdict); None while unjudged."""
@@ -199,9 +187,10 @@ def report(folder: Path, resamples: int = 2000, seed: int = 0) -> ABReport:
     reward, reward_n = agreement(pairs, scores, "total")
     result = ABReport(a=key["runs"]["A"]["label"], b=key["runs"]["B"]["label"], rated=len(rated),
                       total=len(key["pairs"]), win_rate=float(np.mean(scores)),
-                      win_interval=bootstrap(scores, resamples, seed),
+                      win_interval=bootstrap_interval(scores, resamples, seed),
                       reward_diff=float(np.mean(diffs)) if diffs else None,
-                      reward_interval=bootstrap(diffs, resamples, seed) if diffs else None, reward_pairs=len(diffs),
+                      reward_interval=bootstrap_interval(diffs, resamples, seed) if diffs else None,
+                      reward_pairs=len(diffs),
                       judge_win_rate=float(np.mean(by_judge)) if by_judge else None, judge_win_pairs=len(by_judge),
                       judge_agreement=judge, judge_pairs=judge_n, reward_agreement=reward,
                       reward_agreement_pairs=reward_n, resamples=resamples, seed=seed)

@@ -18,6 +18,7 @@ import random
 
 import numpy as np
 
+from brushwork.core.stats import bootstrap_interval
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.judge import PairwiseJudge, parse_answer
@@ -91,17 +92,6 @@ ANCHOR = ("ArtifactsBench (Zhang et al., 2025) reports 90.95 % pairwise agreemen
           "experts: a reference line from another task and judge, not a like-for-like target")
 HELD_OUT_NOTE = ("held-out (eval) paintings only: the taste judge is fit on the training split, so agreement "
                  "measured on training paintings would be inflated")
-
-
-def bootstrap_interval(values, resamples: int = 2000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of `values` (numpy, seeded)."""
-    x = np.asarray(values, dtype=float)
-    if not len(x):
-        return float("nan"), float("nan")
-    means = x[np.random.default_rng(seed).integers(0, len(x), size=(resamples, len(x)))].mean(axis=1)
-    tail = (1 - level) / 2 * 100
-    lo, hi = np.percentile(means, [tail, 100 - tail])
-    return float(lo), float(hi)
 
 
 def _summary(scores: list[float], resamples: int, seed: int) -> dict:
