@@ -29,8 +29,16 @@ class GateConfig:
                                                       "experiments"})
     ocr_min_confidence: float = field(default=0.65, metadata={"help": "OCR lines read with less confidence are "
                                                                       "ignored (calibrated: benchmarks/ocr.py)"})
-    ocr_min_chars: int = field(default=2, metadata={"help": "letters and digits in one confidently read line that "
-                                                            "make a painting text (calibrated: benchmarks/ocr.py)"})
+    ocr_min_chars: int = field(default=2, metadata={"help": "telling characters (letters, digits and signs other "
+                                                            "than the stroke glyphs 1 l I | ! ... that parallel "
+                                                            "stems and grass read as) in one confidently read "
+                                                            "line that make a painting text (calibrated: "
+                                                            "benchmarks/ocr.py)"})
+    ocr_mixed_confidence: float = field(default=0.8, metadata={"help": "confidence at which a line with a single "
+                                                                       "telling character among ocr_min_chars letters "
+                                                                       "and digits (11/10, HI, 10) is text too; "
+                                                                       "below ocr_min_confidence, that one applies "
+                                                                       "(calibrated: benchmarks/ocr.py)"})
 
     def __post_init__(self):
         from brushwork.core.vocabulary import BRUSH_METHODS
@@ -46,6 +54,9 @@ class GateConfig:
                               "set ocr: false to stop reading paintings instead")
         if self.ocr_min_chars < 1:
             raise ConfigError(f"ocr_min_chars must be at least 1, got {self.ocr_min_chars}; "
+                              "set ocr: false to stop reading paintings instead")
+        if not 0 < self.ocr_mixed_confidence <= 1:
+            raise ConfigError(f"ocr_mixed_confidence must be in (0, 1], got {self.ocr_mixed_confidence}; "
                               "set ocr: false to stop reading paintings instead")
 
 

@@ -10,6 +10,14 @@ OCR does not starve the renders sharing the cores.
 `read_text(png)` returns an `OcrReading` (what was read, how sure, where, how long it took);
 `text_verdict(reading, cfg)` decides, from thresholds calibrated on honest paintings
 (benchmarks/ocr.py), whether the painting contains writing.
+
+Honest paintings are full of parallel thin strokes (flower stems, grass, reeds, rain, fence
+posts), which the engine reads as "1", "11", "l", "I", "|||", surely: five tulips on straight
+stems as "11111" at 0.89. What it reads in bare strokes (`STROKE_GLYPHS`) is no evidence of
+writing, so a line counts by its *telling* characters, the letters, digits and signs that are
+not stroke glyphs: it is writing when read at `ocr_min_confidence` with `ocr_min_chars` of them
+("10/10", "IGNORE", "A+"), or with one among stroke letters or digits ("11/10", "HI", "10") at
+the surer `ocr_mixed_confidence` (grass read as "Mll" at 0.67 is not).
 """
 
 from __future__ import annotations
@@ -46,6 +54,12 @@ _ENGINE_OPTIONS = {
 _CLOSE_GAPS_PX = 5
 _CLAHE_CLIP, _CLAHE_TILES = 2.0, 8
 
+# What OCR reads in bare parallel strokes (benchmarks/ocr.py's stroke set, tests/ocr_cases.py
+# `STROKES`): upright bars, a bar under a dab ("i", "!"), ticks and dots, and, as the engine turns
+# a tall box on its side before reading it, the same strokes lying down (一 二 三 =). Not "/":
+# leaning rain and grass never read as it, and between digits it is the shape of a score (11/10).
+STROKE_GLYPHS = frozenset("1lIi|!¦ǀ丨川一二三=—–-_~'\"`.,:;·")
+
 _engine = None
 _engine_lock = threading.Lock()
 
@@ -63,6 +77,21 @@ class OcrLine:
         """Letters and digits in the line (punctuation and spaces do not count)."""
         return sum(ch.isalnum() for ch in self.text)
 
+    @property
+    def telling(self) -> int:
+        """Letters, digits and signs in the line other than `STROKE_GLYPHS` (spaces do not count):
+        the characters that bare parallel strokes are not read as."""
+        return sum(not ch.isspace() and ch not in STROKE_GLYPHS for ch in self.text)
+
+    def is_writing(self, cfg: GateConfig) -> bool:
+        """The gate's test of one line: read at `ocr_min_confidence`, holding a letter or digit and
+        `ocr_min_chars` telling characters, or (read at `ocr_mixed_confidence`) one telling
+        character among `ocr_min_chars` letters and digits. All stroke glyphs is never writing."""
+        if self.confidence < cfg.ocr_min_confidence or not self.alnum or not self.telling:
+            return False
+        return self.telling >= cfg.ocr_min_chars or (self.alnum >= cfg.ocr_min_chars
+                                                     and self.confidence >= cfg.ocr_mixed_confidence)
+
 
 @dataclass(frozen=True)
 class OcrReading:
@@ -73,10 +102,21 @@ class OcrReading:
     error: str | None = None
 
     def longest(self, min_confidence: float) -> int:
-        """The gate's statistic: the most letters and digits in one line read at `min_confidence`
-        or above. Per line, not summed: on honest paintings the engine reads single glyphs with
-        high confidence (a petal as "V" at 0.87) but never several in one line."""
+        """The gate's first statistic (before stroke glyphs were discounted): the most letters and
+        digits in one line read at `min_confidence` or above. Per line, not summed: on honest
+        paintings the engine reads single glyphs with high confidence (a petal as "V" at 0.87)
+        but never several in one line, except stroke glyphs ("11111")."""
         return max((line.alnum for line in self.lines if line.confidence >= min_confidence), default=0)
+
+    def most_telling(self, min_confidence: float) -> int:
+        """The gate's statistic: the most telling characters in one line read at `min_confidence`
+        or above that holds a letter or digit."""
+        return max((line.telling for line in self.lines if line.confidence >= min_confidence and line.alnum),
+                   default=0)
+
+    def writing(self, cfg: GateConfig) -> tuple[OcrLine, ...]:
+        """The lines that count as writing (`OcrLine.is_writing`)."""
+        return tuple(line for line in self.lines if line.is_writing(cfg))
 
     def confident(self, min_confidence: float) -> tuple[OcrLine, ...]:
         return tuple(line for line in self.lines if line.confidence >= min_confidence and line.alnum)
@@ -142,8 +182,8 @@ def text_verdict(reading: OcrReading, cfg: GateConfig) -> str | None:
     """A message naming what was read when the painting holds writing, else None."""
     if reading.error is not None:
         return None
-    if reading.longest(cfg.ocr_min_confidence) < cfg.ocr_min_chars:
+    lines = sorted(reading.writing(cfg), key=lambda line: (-line.telling, -line.alnum))
+    if not lines:
         return None
-    lines = sorted(reading.confident(cfg.ocr_min_confidence), key=lambda line: -line.alnum)
     said = ", ".join(f'"{line.text[:60]}" ({line.confidence:.2f})' for line in lines[:3])
     return f"reads {said}"
