@@ -24,6 +24,13 @@ of benchmarks/RESULTS.md.
     .venv/bin/python benchmarks/render.py                # full run, ~10-12 min on 2 cores (a1 is ~8)
     .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
     .venv/bin/python benchmarks/render.py --shader-only  # only the p5.brush builds, ~6-8 min on 2 cores
+    .venv/bin/python benchmarks/render.py --against 28b51cd  # only: this checkout vs that rev, ABBA, ~5-8 min
+
+`--against REV` runs only one measure: this checkout's renderer (B) against the one at REV (A; use
+28b51cd, the last single-realm renderer), each side a subprocess (_render_worker.py: one worker, cache
+off) with its own src on PYTHONPATH, REV's tree from a temporary `git worktree`; blocks A B B A, each
+an untimed warm-up render of every sketch and then `--against-passes` timed passes. Writes the section
+"Render: sketch realm vs single realm (ABBA)".
 """
 
 from __future__ import annotations
@@ -55,10 +62,15 @@ RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-sw
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--no-first-run",
                "--disable-sync", "--disable-quic")
 QUIET_CORES = 0.25  # other processes' load below which a mode counts as undisturbed
-TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05, "evidence": 1.05}
+TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05, "evidence": 1.05, "realm": 1.10}
 # The last commit before gate v2: its renderer read the page's own record (window.__bwEvents).
 EVIDENCE_BASELINE = "c4c04361c6fcd851a647ebf6f7c822dc4f384439"
 START, END = "<!-- render-benchmark:start -->", "<!-- render-benchmark:end -->"
+# --against: the last single-realm renderer (the sketch ran in the paint page: harness.js, guard.js).
+REALM_BASELINE = "28b51cd"
+REALM_START, REALM_END = "<!-- render-realm:start -->", "<!-- render-realm:end -->"
+REALM_TITLE = "Render: sketch realm vs single realm (ABBA)"
+WORKER = HERE / "_render_worker.py"
 HANG = """function setup() {
   createCanvas(600, 600, WEBGL);
   noLoop();
@@ -564,7 +576,238 @@ def _mem_gib() -> float:
     return psutil.virtual_memory().total / 2**30
 
 
+# --- --against REV: this checkout's renderer against the one at REV, ABBA, one run ---------------
+
+
+def _git(*argv: str, check: bool = True) -> str:
+    import subprocess
+
+    out = subprocess.run(["git", "-C", str(HERE.parent), *argv], capture_output=True, text=True, check=False)
+    if check and out.returncode:
+        raise SystemExit(f"git {' '.join(argv)} failed: {out.stderr.strip()[:300]}")
+    return out.stdout.strip()
+
+
+def tree_digest(folder: Path) -> str:
+    """sha256 (12 hex digits) over the relative paths and bytes of every file under `folder`."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        h.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+def run_block(side: str, src: Path, sketch_file: Path, cache: Path, args, binary: str,
+              node_modules: Path, n_renders: int) -> dict:
+    """One block: a fresh worker process rendering every sketch (warm-up, then the timed passes)."""
+    import subprocess
+
+    cache.mkdir(parents=True)
+    env = {**os.environ, "PYTHONPATH": str(src), "BRUSHWORK_NODE_MODULES": str(node_modules),
+           "BRUSHWORK_CACHE": str(cache)}
+    cmd = [sys.executable, str(WORKER), "--src", str(src), "--sketches", str(sketch_file), "--seed", str(args.seed),
+           "--passes", str(args.against_passes), "--cache-dir", str(cache / "renders"), "--chromium", binary]
+    if args.save_png:
+        cmd += ["--png-dir", str(Path(args.save_png) / f"block{cache.name.removeprefix('cache-')}-{side}")]
+    deadline = 120 + 2 * 60 * n_renders  # the renderer's own 60 s timeout, twice (a retry), per render
+    block = {"side": side, "renders": [], "start": None}
+    load_before = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    with Sampler() as sampler:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        killer = threading.Timer(deadline, proc.kill)
+        killer.start()
+        try:
+            for line in proc.stdout:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if event.get("event") == "start":
+                    block["start"] = event
+                elif event.get("event") == "render":
+                    block["renders"].append(event)
+                    console.print(f"  [dim]{side}[/] {event['sketch']}: {event['wall_s']:6.2f}s  {event['status']} "
+                                  f"paint {event['paint_fraction'] or 0:.3f} {(event['sha256'] or '')[:10]}")
+            stderr = proc.stderr.read()
+            rc = proc.wait()
+        finally:
+            killer.cancel()
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    block.update(elapsed_s=time.perf_counter() - t0, others_cores=sampler.others_cores, loadavg_before=load_before,
+                 loadavg_after=os.getloadavg()[0], rc=rc)
+    if rc or block["start"] is None:
+        raise RuntimeError(f"{side} worker failed (rc {rc}): {stderr.strip()[-600:]}")
+    return block
+
+
+def median_ratio_interval(a: dict[str, list[float]], b: dict[str, list[float]], resamples: int = 4000,
+                          seed: int = 0) -> tuple[float, float]:
+    """95 % percentile bootstrap of median(B) / median(A), resampling each sketch's renders within its side."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+
+    def medians(side: dict[str, list[float]]) -> np.ndarray:
+        draws = [np.asarray(v)[rng.integers(0, len(v), size=(resamples, len(v)))] for v in side.values() if v]
+        return np.median(np.concatenate(draws, axis=1), axis=1)
+
+    lo, hi = np.quantile(medians(b) / medians(a), [0.025, 0.975])
+    return float(lo), float(hi)
+
+
+def summarise_against(blocks: list[dict], names: list[str]) -> dict:
+    def walls(side: str, key: str = "wall_s") -> dict[str, list[float]]:
+        return {n: [r[key] for blk in blocks if blk["side"] == side for r in blk["renders"]
+                    if r["sketch"] == n and r["status"] == "ok" and r[key]] for n in names}
+
+    def hashes(side: str) -> dict[str, set]:
+        return {n: {r["sha256"] for blk in blocks if blk["side"] == side for r in blk["renders"] if r["sketch"] == n}
+                for n in names}
+
+    renders = {s: [r for blk in blocks if blk["side"] == s for r in blk["renders"]] for s in "AB"}
+    a, b = walls("A"), walls("B")
+    flat = {s: [w for v in d.values() for w in v] for s, d in (("A", a), ("B", b))}
+    in_page = {s: [w for v in walls(s, "in_page_s").values() for w in v] for s in "AB"}
+    med = {s: statistics.median(v) if v else None for s, v in flat.items()}
+    out = {"med": med, "in_page": {s: statistics.median(v) if v else None for s, v in in_page.items()},
+           "n": {s: len(v) for s, v in flat.items()}, "total": {s: len(v) for s, v in renders.items()},
+           "not_ok": {s: sorted({f"{r['sketch']}: {r['status']} {r['detail']}".strip()
+                                 for r in v if r["status"] != "ok"}) for s, v in renders.items()},
+           "cache_hits": sum(1 for v in renders.values() for r in v if r["cache_hit"]),
+           "per_sketch": [], "ratio": None, "interval": None}
+    if med["A"] and med["B"]:
+        out["ratio"] = med["B"] / med["A"]
+        out["interval"] = median_ratio_interval(a, b)
+    ha, hb = hashes("A"), hashes("B")
+    for n in names:
+        ma = statistics.median(a[n]) if a[n] else None
+        mb = statistics.median(b[n]) if b[n] else None
+        same = "yes" if len(ha[n]) == 1 and ha[n] == hb[n] else f"no (A {len(ha[n])}, B {len(hb[n])} distinct)"
+        out["per_sketch"].append((n, ma, mb, mb / ma if ma and mb else None, len(a[n]), len(b[n]), same))
+    per = [row[3] for row in out["per_sketch"] if row[3]]
+    out["per_sketch_median"] = statistics.median(per) if per else None
+    out["png_same"] = sum(1 for row in out["per_sketch"] if row[6] == "yes")
+    return out
+
+
+def against_tables(blocks: list[dict], s: dict) -> list[tuple[str, list, list]]:
+    goal = TARGETS["realm"]
+    ratio = s["ratio"]
+    b_ok = not s["not_ok"]["B"] and s["total"]["B"] > 0
+    lo_hi = f" [{s['interval'][0]:.3f}, {s['interval'][1]:.3f}]" if s["interval"] else ""
+    summary = [
+        ["median render wall_s, A (single realm)", fmt(s["med"]["A"], ".3f", " s"), "", "",
+         f"{s['n']['A']} ok renders of {s['total']['A']}"],
+        ["median render wall_s, B (sketch realm)", fmt(s["med"]["B"], ".3f", " s"), "", "",
+         f"{s['n']['B']} ok renders of {s['total']['B']}"],
+        ["B / A, median render wall", fmt(ratio, ".3f", "×") + lo_hi, f"≤ {goal:.2f}",
+         "—" if ratio is None else ("met" if ratio <= goal else "missed"),
+         "95 % bootstrap, renders resampled within sketch and side"],
+        ["B / A, median of per-sketch ratios", fmt(s["per_sketch_median"], ".3f", "×"), "", "", ""],
+        ["median in_page_s, A / B", f"{fmt(s['in_page']['A'], '.3f')} / {fmt(s['in_page']['B'], '.3f')} s", "", "",
+         "navigation start → encoded capture"],
+        ["every B render status ok", "yes" if b_ok else "no: " + "; ".join(s["not_ok"]["B"])[:300], "yes",
+         "met" if b_ok else "missed", ""],
+        ["every A render status ok", "yes" if not s["not_ok"]["A"] else "no: " + "; ".join(s["not_ok"]["A"])[:300],
+         "", "", ""],
+        ["cache hits", str(s["cache_hits"]), "0", "met" if not s["cache_hits"] else "missed", "cache off, fresh dirs"],
+        ["sketches whose PNG is one and the same in every A and B render", f"{s['png_same']}/{len(s['per_sketch'])}",
+         "", "", "sha256 of the PNG"],
+    ]
+    per = [[n, fmt(ma, ".3f"), fmt(mb, ".3f"), fmt(r, ".3f", "×"), f"{na} / {nb}", same]
+           for n, ma, mb, r, na, nb, same in s["per_sketch"]]
+    order = []
+    for i, blk in enumerate(blocks):
+        ok = [r["wall_s"] for r in blk["renders"] if r["status"] == "ok"]
+        order.append([str(i + 1), blk["side"], f"{len(ok)}/{len(blk['renders'])}", fmt(statistics.median(ok) if ok
+                      else None, ".3f"), fmt(blk["start"]["startup_s"], ".1f"), fmt(blk["elapsed_s"], ".1f"),
+                      f"{blk['others_cores']:.2f}", f"{blk['loadavg_before']:.2f} → {blk['loadavg_after']:.2f}"])
+    return [("Summary", ["measure", "value", "target", "verdict", "note"], summary),
+            ("Per sketch (median wall_s)", ["sketch", "A s", "B s", "B/A", "ok renders A / B", "same PNG"], per),
+            ("Blocks in run order", ["#", "side", "ok", "median wall_s", "renderer start s", "block s",
+                                     "other load (cores)", "loadavg 1 min"], order)]
+
+
+async def against(args) -> None:
+    """This checkout's renderer (B) against the one at args.against (A), ABBA, in one run."""
+    import shutil
+    import tempfile
+
+    from brushwork.render.assets import find_node_modules
+    from brushwork.render.browser import chromium_version, find_chromium
+
+    binary = find_chromium(args.chromium)
+    sketches = load_sketches(args.quick)
+    names = [n for n, _ in sketches]
+    repo = HERE.parent
+    rev = _git("rev-parse", "--verify", f"{args.against}^{{commit}}")
+    rev_line = _git("log", "-1", "--format=%h %s", rev)
+    head = _git("rev-parse", "--short", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--", "src"))
+    node_modules = find_node_modules()
+    order = "ABBA" * args.against_rounds
+    n_renders = len(sketches) * (1 + args.against_passes)
+    loadavg_start = os.getloadavg()
+    console.print(f"[bold]--against {args.against}[/] ({rev_line}): {len(sketches)} sketches, "
+                  f"blocks {' '.join(order)}, {args.against_passes} timed pass(es) each; "
+                  f"loadavg {loadavg_start[0]:.2f}")
+    blocks = []
+    with tempfile.TemporaryDirectory(prefix="bw-against-") as tmp:
+        tree = Path(tmp) / "tree"
+        try:
+            _git("worktree", "add", "--detach", str(tree), rev)
+            sketch_file = Path(tmp) / "sketches.json"
+            sketch_file.write_text(json.dumps(sketches))
+            # B: a copy of this checkout's src taken now, so edits made to the tree while the run goes on
+            # (the checkout may be someone's work in progress) cannot change B between its blocks.
+            snapshot = Path(tmp) / "current" / "src"
+            shutil.copytree(repo / "src", snapshot, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            digest = tree_digest(snapshot / "brushwork")
+            src = {"A": tree / "src", "B": snapshot}
+            for i, side in enumerate(order):
+                load = await wait_quiet(args.wait_quiet)
+                console.print(f"[bold]block {i + 1}/{len(order)}: {side}[/] (other load before: {load:.2f} cores)")
+                blocks.append(run_block(side, src[side], sketch_file, Path(tmp) / f"cache-{i + 1}", args, binary,
+                                        node_modules, n_renders))
+        finally:
+            _git("worktree", "remove", "--force", str(tree), check=False)
+            _git("worktree", "prune", check=False)
+    loadavg_end = os.getloadavg()
+    starts = {blk["side"]: blk["start"] for blk in blocks}
+    summary = summarise_against(blocks, names)
+    out = against_tables(blocks, summary)
+    print_tables(console, out)
+    if args.write if args.write is not None else not args.quick:
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        busy = max(blk["others_cores"] for blk in blocks)
+        header = (
+            f"## {REALM_TITLE}, run of {now}{' (quick)' if args.quick else ''}\n\n"
+            f"- A: the single-realm renderer at `{rev_line}` (a temporary `git worktree`); B: the sketch realm, "
+            f"this checkout (HEAD {head}{' + uncommitted changes under src/' if dirty else ''}; src copied once at "
+            f"the start, src/brushwork digest {digest}). Each block is a "
+            f"fresh process (`benchmarks/_render_worker.py`) with its side's src on PYTHONPATH, one "
+            f"`SyncRenderer` worker, cache off (fresh `BRUSHWORK_CACHE`), an untimed warm-up render of every "
+            f"sketch, then {args.against_passes} timed pass(es); blocks {' '.join(order)}, one after another\n"
+            f"- machine: nproc {len(os.sched_getaffinity(0))}, {os.uname().machine}; {chromium_version(binary)}; "
+            f"p5 {starts['A']['p5']} / {starts['B']['p5']}, p5.brush {starts['A']['brush']} / {starts['B']['brush']} "
+            f"(A / B), {starts['B']['brush_shader']} shader; {len(sketches)} sketches "
+            f"(`benchmarks/sketches/recipe_*.js`), seed {args.seed}, {SIZE}×{SIZE}; wall_s = `timings.wall_s`\n"
+            f"- load average (1, 5, 15 min) {', '.join(f'{x:.2f}' for x in loadavg_start)} before, "
+            f"{', '.join(f'{x:.2f}' for x in loadavg_end)} after; other processes used up to {busy:.2f} cores "
+            "during a block" + (" (**a loaded machine: times are inflated and noisier; ABBA spreads the drift "
+                                "over both sides**)" if busy > QUIET_CORES else " (quiet)"))
+        write_results(Path(args.results), markdown(out, REALM_START, REALM_END, header), REALM_START, REALM_END)
+        console.print(f"wrote {args.results}")
+
+
 async def main(args) -> None:
+    if args.against:
+        await against(args)
+        return
     if not args.shader_only:
         await render_modes(args)
     if not args.skip_shader:
@@ -686,6 +929,13 @@ def parse_args(argv=None):
     p.add_argument("--skip-shader", action="store_true", help="skip the p5.brush build comparison")
     p.add_argument("--shader-pool", type=int, default=32, help="example-pool sources in the build comparison")
     p.add_argument("--shader-painter", type=int, default=8, help="painter seeds in the build comparison")
+    p.add_argument("--against", metavar="REV", default=None,
+                   help=f"run only the ABBA render-time measure of this checkout against the renderer at git REV "
+                        f"({REALM_BASELINE}: the last single-realm renderer) and write its RESULTS.md section")
+    p.add_argument("--against-passes", type=int, default=2,
+                   help="--against: timed passes over the sketches in each block (after one untimed warm-up pass)")
+    p.add_argument("--against-rounds", type=int, default=1,
+                   help="--against: repeats of the A B B A order")
     p.add_argument("--evidence-child", nargs=4, metavar=("SRC", "SKETCHES", "SEED", "CHROMIUM"),
                    help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -693,6 +943,8 @@ def parse_args(argv=None):
         args.recipe_limit = 1
     if args.quick and args.evidence_rounds == 3:
         args.evidence_rounds = 1
+    if args.quick and args.against_passes == 2:
+        args.against_passes = 1
     return args
 
 
