@@ -66,6 +66,11 @@ def pair(name: str, rule: str, bad: str, good: str | None = None, *, where: str 
 
 HONEST = reply(sketch())
 
+# Cases written for rules the sketch realm made moot (computed access, aliases, `this`, rewriting
+# the libraries or the seeds): they run in the sketch's own realm, so they are harmless, and
+# tests/test_gate_cases.py renders each to show nothing of them reaches the canvas.
+HARMLESS_NOW = "harmless"
+
 # --- a full, longer painting used by the truncation cases -------------------------------
 _FULL = '''function setup() {
   createCanvas(600, 600, WEBGL);
@@ -175,7 +180,7 @@ STATIC: list[Case] = [
          'const innerLabel = "<img>";'),
     pair("create_div", "external_access", 'createDiv("Peach hibiscus");', '// createDiv() would add a caption'),
     pair("create_element", "external_access", 'createElement("h1", "Hibiscus");', None),
-    pair("window_open", "external_access", 'window.open("https://example.com");', None),
+    pair("window_open", HARMLESS_NOW, 'window.open("https://example.com");', None),
     pair("location_assign", "external_access", 'location.href = "https://example.com/?done=" + frameCount;',
          'const here = { href: "#", frame: frameCount };'),
     pair("worker", "external_access", 'const w = new Worker("data:text/javascript,postMessage(1)");',
@@ -280,64 +285,64 @@ STATIC: list[Case] = [
     pair("brush_capital_circle", "unknown_brush_method", "brush.Circle(300, 300, 120);", None),
 
     # --- computed_access ---------------------------------------------------------------
-    pair("bracket_literal", "computed_access", 'brush["fill"]("#e8607a", 190);',
+    pair("bracket_literal", HARMLESS_NOW, 'brush["fill"]("#e8607a", 190);',
          'const sizes = { big: 60 };\n  brush.fill("#e8607a", 190);\n  brush.circle(150, 150, sizes["big"]);'),
-    pair("bracket_concat", "computed_access", 'brush["fi" + "ll"]("#e8607a", 190);',
+    pair("bracket_concat", HARMLESS_NOW, 'brush["fi" + "ll"]("#e8607a", 190);',
          'const palette = ["#e8607a", "#f4a582"];\n  brush.fill(palette[0 + 1], 190);'),
-    pair("bracket_concat_rect", "computed_access", 'brush["re" + "ct"](100, 100, 200, 200);', None),
-    pair("bracket_template", "computed_access", 'brush[`re${"ct"}`](100, 100, 200, 200);', None),
-    pair("alias_const", "computed_access", "const b = brush;\n  b.rect(100, 100, 200, 200);",
+    pair("bracket_concat_rect", HARMLESS_NOW, 'brush["re" + "ct"](100, 100, 200, 200);', None),
+    pair("bracket_template", HARMLESS_NOW, 'brush[`re${"ct"}`](100, 100, 200, 200);', None),
+    pair("alias_const", HARMLESS_NOW, "const b = brush;\n  b.rect(100, 100, 200, 200);",
          "const b = 120;\n  brush.circle(300, 300, b);"),
-    pair("alias_destructure", "computed_access", "const { rect: r } = brush;\n  r(100, 100, 200, 200);", None),
-    pair("brush_as_argument", "computed_access",
+    pair("alias_destructure", HARMLESS_NOW, "const { rect: r } = brush;\n  r(100, 100, 200, 200);", None),
+    pair("brush_as_argument", HARMLESS_NOW,
          "const paintWith = (tool) => tool.line(0, 0, 600, 600);\n  paintWith(brush);", None),
-    pair("object_values_brush", "computed_access", "Object.values(brush)[5](100, 100, 200, 200);", None),
-    pair("global_this_concat", "computed_access", 'globalThis["fe" + "tch"]("https://example.com");', None),
-    pair("window_bracket", "computed_access", 'window["fetch"]("https://example.com");', None),
-    pair("self_member", "computed_access", 'self["eval"]("1 + 1");', None),
-    pair("function_constructor", "computed_access", '(function () {}).constructor("return fetch")();', None),
-    pair("array_constructor_chain", "computed_access", '[].constructor.constructor("return this")();', None),
-    pair("with_window", "computed_access", 'with (window) { fetch("https://example.com"); }', None),
-    pair("reflect_get", "computed_access", 'Reflect.get(brush, "rect")(100, 100, 200, 200);', None),
-    pair("proxy", "computed_access", "const p = new Proxy({}, { get: () => 1 });", None),
-    pair("from_char_code", "computed_access", "const n = String.fromCharCode(102, 101, 116, 99, 104);",
+    pair("object_values_brush", HARMLESS_NOW, "Object.values(brush)[5](100, 100, 200, 200);", None),
+    pair("global_this_concat", HARMLESS_NOW, 'globalThis["fe" + "tch"]("https://example.com");', None),
+    pair("window_bracket", HARMLESS_NOW, 'window["fetch"]("https://example.com");', None),
+    pair("self_member", HARMLESS_NOW, 'self["eval"]("1 + 1");', None),
+    pair("function_constructor", HARMLESS_NOW, '(function () {}).constructor("return fetch")();', None),
+    pair("array_constructor_chain", HARMLESS_NOW, '[].constructor.constructor("return this")();', None),
+    pair("with_window", HARMLESS_NOW, 'with (window) { fetch("https://example.com"); }', None),
+    pair("reflect_get", HARMLESS_NOW, 'Reflect.get(brush, "rect")(100, 100, 200, 200);', None),
+    pair("proxy", HARMLESS_NOW, "const p = new Proxy({}, { get: () => 1 });", None),
+    pair("from_char_code", HARMLESS_NOW, "const n = String.fromCharCode(102, 101, 116, 99, 104);",
          'const n = String(42).padStart(4, "0");'),
-    pair("atob", "computed_access", 'const n = atob("ZmV0Y2g=");', None),
-    pair("unicode_escape_fetch", "computed_access", '\\u0066etch("https://example.com");', None),
-    pair("unicode_escape_eval", "computed_access", '\\u0065val("1 + 1");', None),
-    pair("this_outside_class", "computed_access", "this.rect(100, 100, 200, 200);", None),
-    Case("this_at_top_level", "computed_access", reply(sketch(top="const g = this;")),
+    pair("atob", HARMLESS_NOW, 'const n = atob("ZmV0Y2g=");', None),
+    pair("unicode_escape_fetch", HARMLESS_NOW, '\\u0066etch("https://example.com");', None),
+    pair("unicode_escape_eval", HARMLESS_NOW, '\\u0065val("1 + 1");', None),
+    pair("this_outside_class", HARMLESS_NOW, "this.rect(100, 100, 200, 200);", None),
+    Case("this_at_top_level", HARMLESS_NOW, reply(sketch(top="const g = this;")),
          reply(sketch("new Bloom(150, 150).paint();",
                       top="class Bloom {\n  constructor(x, y) {\n    this.x = x;\n    this.y = y;\n  }\n"
                           "  paint() {\n    brush.circle(this.x, this.y, 40);\n  }\n}"))),
 
-    pair("string_raw", "computed_access", "const n = String.raw`fe${\"\"}tch`;", None),
+    pair("string_raw", HARMLESS_NOW, "const n = String.raw`fe${\"\"}tch`;", None),
 
     # --- harness_tampering -------------------------------------------------------------
-    pair("assign_brush_fill", "harness_tampering", "brush.fill = function () {};",
+    pair("assign_brush_fill", HARMLESS_NOW, "brush.fill = function () {};",
          'const tools = { fill: "#e8607a" };\n  tools.fill = "#f4a582";\n  brush.fill(tools.fill, 150);'),
-    pair("math_random", "harness_tampering", "Math.random = () => 0.5;",
+    pair("math_random", HARMLESS_NOW, "Math.random = () => 0.5;",
          "const r = Math.random();\n  brush.circle(150, 150, 20 + r * 20);"),
-    pair("math_floor", "harness_tampering", "Math.floor = (x) => x;", "const f = Math.floor(2.5);"),
-    Case("redefine_random_seed", "harness_tampering", reply(sketch(top="function randomSeed() {}")),
+    pair("math_floor", HARMLESS_NOW, "Math.floor = (x) => x;", "const f = Math.floor(2.5);"),
+    Case("redefine_random_seed", HARMLESS_NOW, reply(sketch(top="function randomSeed() {}")),
          reply(sketch(setup="randomSeed(7);"))),
-    Case("assign_create_canvas", "harness_tampering",
+    Case("assign_create_canvas", HARMLESS_NOW,
          reply(sketch(top="createCanvas = function () { return null; };")), HONEST),
-    pair("canvas_prototype", "harness_tampering",
+    pair("canvas_prototype", HARMLESS_NOW,
          'HTMLCanvasElement.prototype.toDataURL = function () { return "data:image/png;base64,AAAA"; };', None),
-    pair("context_prototype", "harness_tampering",
+    pair("context_prototype", HARMLESS_NOW,
          "CanvasRenderingContext2D.prototype.fillRect = function () {};", None),
-    pair("bw_events", "harness_tampering", "__bwEvents.paintCalls = 100;",
+    pair("bw_events", HARMLESS_NOW, "__bwEvents.paintCalls = 100;",
          "let bwCalls = 100; // our own counter"),
-    Case("shadow_brush", "harness_tampering", reply(sketch(top="let brush = { circle() {} };")), HONEST),
-    pair("p5_prototype", "harness_tampering", "p5.prototype.background = function () {};", None),
-    pair("define_property_math", "harness_tampering",
+    Case("shadow_brush", HARMLESS_NOW, reply(sketch(top="let brush = { circle() {} };")), HONEST),
+    pair("p5_prototype", HARMLESS_NOW, "p5.prototype.background = function () {};", None),
+    pair("define_property_math", HARMLESS_NOW,
          'Object.defineProperty(Math, "random", { value: () => 0.5 });', None),
 
-    pair("math_bracket_assign", "harness_tampering", 'Math["random"] = () => 0.5;', None),
-    pair("object_assign_math", "harness_tampering", "Object.assign(Math, { random: () => 0.5 });",
+    pair("math_bracket_assign", HARMLESS_NOW, 'Math["random"] = () => 0.5;', None),
+    pair("object_assign_math", HARMLESS_NOW, "Object.assign(Math, { random: () => 0.5 });",
          "const opts = Object.assign({}, { bleed: 0.3 });\n  brush.fillBleed(opts.bleed);"),
-    pair("delete_brush_fill", "harness_tampering", "delete brush.fill;", None),
+    pair("delete_brush_fill", HARMLESS_NOW, "delete brush.fill;", None),
 
     # --- no_painting -------------------------------------------------------------------
     Case("state_only", "no_painting",
@@ -402,8 +407,8 @@ RUNTIME: list[Case] = [
     Case("create_canvas_in_draw", "canvas_replaced",
          reply(sketch('createCanvas(600, 600, WEBGL);\n  brush.fill("#3a6fb0", 190);\n  brush.circle(450, 450, 60);')),
          reply(sketch('brush.fill("#3a6fb0", 190);\n  brush.circle(450, 450, 60);')), runtime=True),
-    # Static analysis already rejects these two (computed_access); the page must catch them too.
-    pair("p5_instance_rect", "bare_primitive", "p5.instance.rect(100, 100, 200, 200);", None, runtime=True),
+    # Indirect: the static rules leave these to the render, which names what was called.
+    pair("p5_instance_rect", HARMLESS_NOW, "p5.instance.rect(100, 100, 200, 200);", None, runtime=True),
     pair("brush_passed_to_helper", "disallowed_brush_method",
          "const paintWith = (tool) => tool.rect(100, 100, 200, 200);\n  paintWith(brush);", None, runtime=True),
 ]
@@ -414,7 +419,10 @@ TIMEOUT: list[Case] = [
          "let n = 0;\n  while (n < 1000) n++;", runtime=True),
 ]
 
-ALL: list[Case] = STATIC + RUNTIME + TIMEOUT
+HARMLESS: list[Case] = [c for c in STATIC + RUNTIME if c.rule == HARMLESS_NOW]
+STATIC = [c for c in STATIC if c.rule != HARMLESS_NOW]
+RUNTIME = [c for c in RUNTIME if c.rule != HARMLESS_NOW]
+ALL: list[Case] = STATIC + RUNTIME + TIMEOUT + HARMLESS
 
 
 def _check_table() -> None:

@@ -43,8 +43,16 @@ def test_local_helper_named_like_a_primitive_is_not_p5():
     assert "bare_primitive" in ok("{ const line = (a) => a; line(1); }\n  line(1, 2, 3, 4);").ids
 
 
-def test_parameter_named_brush_is_tampering():
-    assert "harness_tampering" in ok("function petal(brush) { brush.rect(1, 2, 3, 4); }").ids
+def test_brush_methods_are_judged_by_name_wherever_brush_is_named():
+    # Even a local `brush` (harmless: it is the sketch's own) gets the early reason, which is the
+    # simpler rule for a model to follow; the render counts what the real brush was called with.
+    assert "disallowed_brush_method" in ok("function petal(brush) { brush.rect(1, 2, 3, 4); }").ids
+    assert "disallowed_brush_method" in ok("brush.rect(1, 2, 3, 4);").ids
+
+
+def test_escaped_names_are_read_as_the_engine_reads_them():
+    assert "bare_primitive" in ok("\\u0072ect(1, 2, 3, 4);").ids
+    assert "disallowed_brush_method" in ok("brush.\\u{72}ect(1, 2, 3, 4);").ids
 
 
 def test_violation_lines_are_reply_lines():
@@ -91,7 +99,8 @@ def test_canvas_size_accepts_constant_arithmetic():
     assert "canvas_size" in check(code).ids
 
 
-def test_pixel_density_one_is_harmless_other_densities_are_not():
+def test_pixel_density_is_harmless_other_canvas_changes_are_not():
+    # The paint realm's canvas is fixed (the configured size at density 1): a density is a habit.
     assert ok("pixelDensity(1);").passed
-    assert "bare_primitive" in ok("pixelDensity(2);").ids
-    assert "bare_primitive" in ok("const d = pixelDensity; d(3);").ids
+    assert ok("pixelDensity(2);").passed
+    assert "bare_primitive" in ok("resizeCanvas(300, 300);").ids

@@ -1,7 +1,8 @@
-"""The allow-list must not refuse honest paintings: every bundled pool source, the honest
+"""The static rules must not refuse honest paintings: every bundled pool source, the honest
 corpus, the benchmark sketches, the good examples and 1,000 procedural painter seeds pass the
 static gate. (Rendered verdicts of the pool and corpus are checked in test_gate_cases.py and
-the pool tests; benchmarks/ocr.py renders 300+ honest paintings through the whole gate.)
+the pool tests, the async_setup / model_style corpora in test_gate_language.py;
+benchmarks/ocr.py renders 300+ honest paintings through the whole gate.)
 """
 
 from __future__ import annotations

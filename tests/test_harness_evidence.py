@@ -1,25 +1,25 @@
-"""The run-time half of the gate on its own: attacks on the page harness, rendered for real.
+"""The run-time half of the gate on its own: attacks written against the single-realm page
+harness (hooks the libraries call, code outside setup and draw, the harness's state and the
+built-ins it relied on, library objects in the sketch's hands, offscreen painting, functions
+outside the old language, the page itself), rerun against the sketch realm.
 
-Every `Attack` is a sketch written against the harness (white-box), judged by the run-time
-rules only (`check_render(GateReport(()), render)`: the static gate, which rejects most of
-these first, is bypassed on purpose). Its `twin` is the closest legal sketch, with the same
-mechanism minus the offence, and must come back clean: no flag, no error, a painting.
-
-Families: hooks the libraries call (valueOf / toString / getters), code outside setup and
-draw (async setup, promises, animation frames, microtasks, timers, listeners), the
-harness's own state and the built-ins it relies on, library objects in the sketch's hands
-(p5.brush's Plots, statements' results, p5.instance), offscreen painting and contexts,
-functions outside the sketch language, and the page itself (frames, shadow roots, canvas).
+Every `Attack` is judged by the run-time rules only (`check_render(GateReport(()), render)`:
+the static gate is bypassed on purpose). Its cheat is a bare p5 call (black-outlined by
+default, or text): it must be refused, or be harmless — passed with no such mark on the
+canvas, because it ran in the sketch's own realm. Its `twin`, the legal mechanism, must
+come back clean: no flag, no error, a painting.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 from gate_cases import CANVAS, PAINT
 
 from brushwork.gate import GateReport, check_render
+from brushwork.render import image
 from brushwork.render.browser import PageEvents
 from brushwork.render.evidence import read_evidence
 
@@ -68,10 +68,6 @@ TAMPER_GLOBALS = """const kept = () => [Math, Math.random, Array.prototype.push,
   try { p5.prototype.push = function () {}; } catch (e) {}
   try { p5.Matrix = function () {}; } catch (e) {}
   try { console.log = function () {}; } catch (e) {}"""
-TAMPER_CHECK = """const after = kept();
-  for (let i = 0; i < before.length; i++) {
-    if (after[i] !== before[i]) throw new Error("built-in " + i + " was replaced");
-  }"""
 TAMPER_STACKS = """try { Error.prepareStackTrace = () => []; } catch (e) {}
   try { Error.stackTraceLimit = 0; } catch (e) {}
   try { Object.defineProperty(Error, "prepareStackTrace", { value: () => [] }); } catch (e) {}
@@ -88,19 +84,19 @@ SHAPE = "brush.beginShape(0);\n  brush.vertex(100, 100);\n  brush.vertex(500, 10
 ATTACKS: list[Attack] = [
     # --- hooks the libraries call, while a brush call is on the stack ----------------------
     attack("valueof_rect", "hooks", "brush.circle(300, 300, { valueOf() { rect(10, 10, 200, 200); return 120; } });",
-           "brush.circle(300, 300, { valueOf() { return 120; } });", "bare_primitive"),
+           "brush.circle(300, 300, 120);", "bare_primitive"),
     attack("tostring_text", "hooks", 'brush.circle(300, 300, { toString() { text("BUY", 10, 10); return "120"; } });',
-           'brush.circle(300, 300, { toString() { return "120"; } });', "text_on_canvas"),
+           'brush.circle(300, 300, "120");', "text_on_canvas"),
     attack("getter_ellipse", "hooks",
            "const col = [232, 96, 122];\n  Object.defineProperty(col, 0, { get() { ellipse(300, 300, 80, 80); "
            "return 232; } });\n  brush.fill(col, 190);\n  brush.circle(300, 300, 60);",
            "const col = [232, 96, 122];\n  Object.defineProperty(col, 0, { get() { return 232; } });\n"
            "  brush.fill(col, 190);\n  brush.circle(300, 300, 60);", "bare_primitive"),
     attack("bound_rect_as_valueof", "hooks", "brush.circle(300, 300, { valueOf: rect.bind(null, 10, 10, 200, 200) });",
-           "brush.circle(300, 300, { valueOf: Number.bind(null, 120) });", "bare_primitive"),
+           "brush.circle(300, 300, Number.bind(null, 120)());", "bare_primitive"),
     attack("reflect_apply_as_valueof", "hooks",
            "brush.circle(300, 300, { valueOf: Reflect.apply.bind(null, rect, null, [10, 10, 200, 200]) });",
-           "brush.circle(300, 300, { valueOf: Reflect.apply.bind(null, Math.max, null, [60, 120]) });",
+           "brush.circle(300, 300, Reflect.apply.bind(null, Math.max, null, [60, 120])());",
            "bare_primitive"),
 
     # --- code outside setup() and draw(), before the capture ------------------------------
@@ -134,7 +130,7 @@ ATTACKS: list[Attack] = [
     # --- the harness's own state and the built-ins it relies on ---------------------------
     attack("flip_in_user_draw", "harness", "p5.instance._inUserDraw = false;\n  " + RECT, "", "bare_primitive"),
     attack("empty_the_evidence", "harness", RECT + "\n  " + EMPTY_EVIDENCE, EMPTY_EVIDENCE, "bare_primitive"),
-    attack("replace_built_ins", "harness", TAMPER_GLOBALS + "\n  " + RECT, TAMPER_GLOBALS + "\n  " + TAMPER_CHECK,
+    attack("replace_built_ins", "harness", TAMPER_GLOBALS + "\n  " + RECT, TAMPER_GLOBALS,
            "bare_primitive"),
     attack("iterator_hook", "harness",
            "const next = Array.prototype[Symbol.iterator];\n  Array.prototype[Symbol.iterator] = function () "
@@ -151,13 +147,13 @@ ATTACKS: list[Attack] = [
     attack("fake_stack_hooks", "harness", TAMPER_STACKS + "\n  " + RECT, TAMPER_STACKS, "bare_primitive"),
     attack("stack_hooks_then_hook", "harness",
            TAMPER_STACKS + "\n  brush.circle(300, 300, { valueOf() { rect(10, 10, 200, 200); return 120; } });",
-           TAMPER_STACKS + "\n  brush.circle(300, 300, { valueOf() { return 120; } });", "bare_primitive"),
+           TAMPER_STACKS + "\n  brush.circle(300, 300, 120);", "bare_primitive"),
 
     # --- library objects in the sketch's hands --------------------------------------------
     attack("end_shape_plot_wash", "objects", SHAPE + "\n  brush.endShape(CLOSE).genPol(0, 0).wash();",
            SHAPE + "\n  brush.endShape(CLOSE);", "unlisted_call"),
     attack("circle_plot_fill", "objects", "const [plot] = brush.circle(300, 300, 60);\n  plot.fill();",
-           "const [, x] = brush.circle(300, 300, 60);", "unlisted_call"),
+           "brush.circle(300, 300, 60);", "unlisted_call"),
     attack("new_polygon", "objects", "new brush.Polygon([[100, 100], [500, 100], [300, 500]]).fill();",
            SHAPE + "\n  brush.endShape(CLOSE);", "unlisted_call"),
     attack("translate_renderer_rect", "objects", "translate(0, 0).rect(10, 10, 200, 200);", "translate(0, 0);",
@@ -211,16 +207,11 @@ ATTACKS: list[Attack] = [
     attack("shadow_root_iframe", "page",
            'document.body.attachShadow({ mode: "open" }).appendChild(document.createElement("iframe"));', "",
            "dom_tampering"),
-    attack("window_open", "page", 'const w = window["op" + "en"]("about:blank");', "", "navigation"),
+    attack("window_open", "page", 'const w = window["op" + "en"]("about:blank");', "",
+           ("navigation", "external_access")),
     attack("remove_canvas", "page", 'document.querySelector("canvas").remove();',
            'const canvas = document.querySelector("canvas");', "canvas_replaced"),
 ]
-
-
-def _sketch_with_source_url(renderer, body: str) -> str:
-    """A sketch that names itself p5.brush's script: V8's file name ignores the comment."""
-    server = renderer.renderer.backend._server
-    return page(body, tail=f"//# sourceURL={server.origin}/lib/{server.version}/p5.brush.js")
 
 
 def _explain(result, report) -> str:
@@ -238,6 +229,13 @@ def _judge(renderer, code: str):
     return result, check_render(GateReport(()), result)
 
 
+def _dark_pixels(png: bytes | None) -> int:
+    if png is None:
+        return 0
+    rgb = np.asarray(image.to_rgb(png), dtype=np.float32)
+    return int(((rgb @ np.array([0.299, 0.587, 0.114], dtype=np.float32)) < 60).sum())
+
+
 def test_the_table_is_wide():
     assert len(ATTACKS) >= 25
     assert len({a.name for a in ATTACKS}) == len(ATTACKS)
@@ -246,12 +244,15 @@ def test_the_table_is_wide():
 
 @pytest.mark.chromium
 @pytest.mark.parametrize("case", ATTACKS, ids=str)
-def test_attack_is_caught_at_run_time(renderer, case: Attack):
+def test_attack_is_refused_or_harmless(renderer, case: Attack):
     result, report = _judge(renderer, case.code)
     why = _explain(result, report)
     assert result.status == "ok", f"{case.name}: the render itself failed\n  {why}"
-    assert not report.passed, f"{case.name}: passed the run-time rules\n  {why}"
-    assert set(case.expect) & set(report.ids), f"{case.name}: expected one of {case.expect}\n  {why}"
+    if report.passed:
+        assert _dark_pixels(result.png) == 0, f"{case.name}: passed with a p5 mark on the canvas\n  {why}"
+    else:
+        assert set(case.expect) & set(report.ids) or {"js_error", "unsupported_argument"} & set(report.ids), \
+            f"{case.name}: expected one of {case.expect}\n  {why}"
 
 
 @pytest.mark.chromium
@@ -264,15 +265,7 @@ def test_twin_is_clean_at_run_time(renderer, case: Attack):
 
 
 @pytest.mark.chromium
-def test_source_url_cannot_disguise_the_sketch(renderer):
-    result, report = _judge(renderer, _sketch_with_source_url(renderer, RECT))
-    assert "bare_primitive" in report.ids, _explain(result, report)
-    twin, twin_report = _judge(renderer, _sketch_with_source_url(renderer, ""))
-    assert twin_report.passed, _explain(twin, twin_report)
-
-
-@pytest.mark.chromium
-def test_brush_calls_are_the_sketchs_only(renderer):
+def test_brush_calls_are_counted_by_the_replay(renderer):
     code = page("for (let i = 0; i < 3; i++) brush.circle(100 + 150 * i, 450, 30);\n  " + SHAPE
                 + "\n  brush.endShape(CLOSE);")
     result, report = _judge(renderer, code)
@@ -283,49 +276,25 @@ def test_brush_calls_are_the_sketchs_only(renderer):
 
 
 @pytest.mark.chromium
-def test_the_page_cannot_reach_the_channel(renderer):
-    probe = ('for (const name of ["__bwSend", "__bwKit", "__bwEvents", "__bwParams"]) {\n'
-             '    if (name in window) throw new Error(name + " is reachable");\n  }')
+def test_the_sketch_realm_holds_nothing_of_the_paint_realm(renderer):
+    probe = ('for (const name of ["__bwSend", "__bwParams", "__bwResult"]) {\n'
+             '    if (name in window) throw new Error(name + " is reachable");\n  }\n'
+             '  let reached = "";\n  try { reached = String(window.top.document.title); } catch (e) { }\n'
+             '  if (reached) throw new Error("the paint realm is reachable");')
     result, report = _judge(renderer, page(probe))
     assert report.passed, _explain(result, report)
 
 
-# --------------------------------------------------------------------------------------
-# The channel's bookkeeping, without a browser
-# --------------------------------------------------------------------------------------
-
-def _binding(payload: str, context: int) -> dict:
-    return {"name": "__bwSend", "payload": payload, "executionContextId": context}
-
-
-def test_only_the_job_pages_context_is_heard():
-    events = PageEvents(token="abc")
-    events.on_binding(_binding('{"k":"hello","a":"/job/old/page.html"}', 1))  # the previous job's page
-    events.on_binding(_binding('{"k":"flag","a":"p5_drawing","b":"stale"}', 1))
-    events.on_binding(_binding('{"k":"hello","a":"/job/abc/page.html"}', 7))
-    events.on_binding(_binding('{"k":"hello","a":"/job/abc/page.html"}', 9))  # a frame repeating the hello
-    events.on_binding(_binding('{"k":"flag","a":"p5_drawing","b":"rect() called by the sketch"}', 7))
-    events.on_binding(_binding('{"k":"capture","a":"draw","b":"same","c":1,"d":"600x600"}', 9))  # forged
-    events.on_binding(_binding("not json", 7))
-    assert events.context_id == 7
-    assert events.evidence == [{"k": "flag", "a": "p5_drawing", "b": "rect() called by the sketch"}]
-
-
-def test_evidence_becomes_flags_errors_and_names():
-    events = PageEvents(token="abc", context_id=7, frames=["frame about:blank"], page_errors=["boom"])
-    events.evidence = [
-        {"k": "flag", "a": "unlisted_call", "b": "frameRate() called by the sketch"},
-        {"k": "dom", "a": "added <div>"},
-        {"k": "error", "a": "Uncaught boom", "b": 3},
-        {"k": "blocked", "a": "eval", "b": "script-src"},
-        {"k": "brush", "a": "circle", "b": "direct"},
-        {"k": "brush", "a": "circle", "b": "indirect"},
-        {"k": "capture", "a": "draw", "b": "other", "c": 2, "d": "600x600"},
-    ]
-    ev = read_evidence(events, 600, captured=True)
-    ids = [f.id for f in ev.flags]
-    assert ids == ["unlisted_call", "dom_tampering", "canvas_replaced", "dom_tampering"]
-    assert [e.message for e in ev.errors] == ["Uncaught boom"]  # Playwright's copy is the same error
-    assert ev.blocked[0].url == "eval" and ev.brush_methods == ("circle",)
-    assert "no capture" in read_evidence(PageEvents(), 600, captured=True).flags[0].detail
-    assert read_evidence(PageEvents(), 600, captured=False).flags == ()
+def test_evidence_becomes_flags_errors_and_calls():
+    events = {
+        "flags": [["unlisted_call", "loadImage()"], ["bare_primitive"], "junk"],
+        "errors": [["Uncaught boom", 3], ["no line", None]],
+        "blocked": [["http://127.0.0.1:9/x", "connect-src"]],
+        "calls": {"circle": 2, "fill": True, 3: 1, "vertex": 0},
+    }
+    ev = read_evidence(events, PageEvents(frames=["frame about:blank inside the sketch's frame"],
+                                          navigations=["chrome-error://chromewebdata/"]))
+    assert [f.id for f in ev.flags] == ["unlisted_call", "dom_tampering", "navigation"]
+    assert [(e.message, e.line) for e in ev.errors] == [("Uncaught boom", 3), ("no line", None)]
+    assert ev.blocked[0].reason == "connect-src" and ev.brush_calls == {"circle": 2}
+    assert read_evidence({}, PageEvents()) == read_evidence({"flags": "nonsense"}, PageEvents())

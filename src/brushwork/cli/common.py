@@ -65,17 +65,16 @@ def progress():
                     console=console, transient=True)
 
 
-def gate_config(allow: str | None, size: int, allow_p5: str | None = None):
+def gate_config(allow: str | None, size: int):
     from brushwork.errors import ConfigError
     from brushwork.gate import DEFAULT_ALLOWED, GateConfig
 
     methods = tuple(m.strip().removeprefix("brush.") for m in allow.split(",") if m.strip()) if allow \
         else DEFAULT_ALLOWED
-    extra = tuple(m.strip() for m in (allow_p5 or "").split(",") if m.strip())
     try:
-        return GateConfig(allowed_methods=methods, canvas_size=size, extra_p5_statements=extra)
+        return GateConfig(allowed_methods=methods, canvas_size=size)
     except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--allow / --allow-p5 / --size") from e
+        raise typer.BadParameter(str(e), param_hint="--allow / --size") from e
 
 
 def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0,

@@ -107,8 +107,6 @@ def check(
     no_render: bool = typer.Option(False, "--no-render", help="static rules only (no browser)"),
     render_all: bool = typer.Option(False, "--render-all", help="render even sketches the static rules reject"),
     allow: str = typer.Option(None, "--allow", help="comma-separated brush methods (default: the recipe's 10)"),
-    allow_p5: str = typer.Option(None, "--allow-p5", help="comma-separated p5 functions to add to the sketch "
-                                 "language, called for their effect (see `brushwork language`)"),
     seed: int = typer.Option(0, help="render seed"),
     size: int = typer.Option(600, help="required canvas side"),
     workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
@@ -118,7 +116,7 @@ def check(
     render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt, brush_shader: str = BrushShaderOpt,
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
-    gate_cfg = gate_config(allow, size, allow_p5)
+    gate_cfg = gate_config(allow, size)
     render_cfg = render_config(workers, size, False, timeout, cpu_budget, render_backend, ray_address,
                                brush_shader)
     with clear_errors():
@@ -161,21 +159,26 @@ def rules():
 
 @app.command()
 def language():
-    """Print the sketch language: the p5 functions, constants and JavaScript globals a sketch may name."""
+    """Print what reaches the painting: the calls that cross from the sketch's realm to the paint realm."""
     from brushwork.core import language as L
-    from brushwork.gate import DEFAULT_ALLOWED
+    from brushwork.core import vocabulary as V
+    from brushwork.gate import DEFAULT_ALLOWED, RULES_BY_ID
 
-    table = Table("kind", "names", "rule")
-    table.add_row("brush methods", ", ".join(f"brush.{m}" for m in DEFAULT_ALLOWED), "calls as statements (--allow)")
-    table.add_row("p5 values", ", ".join(sorted(L.P5_VALUES)), "results usable")
-    table.add_row("p5 statements", ", ".join(sorted(L.P5_STATEMENTS)), "results unusable (--allow-p5)")
-    table.add_row("p5 colours", ", ".join(sorted(L.P5_COLOURS)), "only as an argument of a library call")
-    table.add_row("p5 constants", ", ".join(sorted(L.P5_CONSTANTS)), "read only")
-    for name, members in sorted(L.JS_GLOBALS.items()):
-        table.add_row(f"JS {name}", ", ".join(sorted(members)), f"{name}.<member>")
-    table.add_row("JS functions", ", ".join(sorted(L.JS_FUNCTIONS | L.JS_VALUES)), "")
-    table.add_row("JS constructors", ", ".join(sorted(L.JS_CONSTRUCTORS)), "new X(...)")
-    table.add_row("never", ", ".join(sorted(L.IMPLICIT_MEMBERS)), "defined or reached")
+    table = Table("what", "names", "how")
+    table.add_row("brush methods", ", ".join(f"brush.{m}" for m in DEFAULT_ALLOWED),
+                  "recorded and replayed (the allow-list: --allow)")
+    table.add_row("other brush methods", ", ".join(sorted(V.BRUSH_METHODS - set(DEFAULT_ALLOWED))),
+                  "disallowed_brush_method unless allowed")
+    table.add_row("p5 statements", ", ".join(sorted(L.REPLAYED)) + ", createCanvas", "recorded and replayed")
+    for finding, names in L.FINDINGS.items():
+        rule = {"p5_drawing": "bare_primitive", "text_drawing": "text_on_canvas", "raw_drawing": "raw_pixels"}.get(
+            finding, finding)
+        table.add_row(f"p5 {finding.replace('_', ' ')}", ", ".join(sorted(names)),
+                      f"do nothing; {rule} ({RULES_BY_ID[rule].severity})")
+    table.add_row("arguments", "numbers, strings, booleans, p5.Color (as its CSS colour), arrays and plain objects "
+                  "of those", "anything else: unsupported_argument (broken)")
+    table.add_row("everything else", "ordinary JavaScript; p5's maths, random / noise, colours, vectors, "
+                  "width / height, async setup()", "runs in the sketch's own realm; reaches no painting")
     out.print(table)
 
 

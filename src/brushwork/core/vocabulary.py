@@ -75,33 +75,14 @@ EXTERNAL_NAMES = frozenset({
     "save", "saveGif", "saveFrames", "saveJSON", "saveStrings", "saveTable", "downloadFile",
     "getURL", "getURLPath", "getURLParams", "remove", "queueMicrotask",
 })
-DOM_MEMBERS = frozenset({"innerHTML", "outerHTML", "insertAdjacentHTML", "write", "writeln",
-                         "appendChild", "append", "prepend", "insertBefore", "replaceWith",
-                         "replaceChildren", "createElement", "elt", "parentNode", "parentElement",
-                         "style", "sendBeacon", "serviceWorker", "cookie", "srcdoc", "src", "href",
-                         "contentWindow", "contentDocument", "ownerDocument", "defaultView",
-                         "location", "open", "opener", "importScripts", "setAttribute"})
+# Members that only the page or the network has (a sketch's own objects may well have a
+# `style`, a `src` or an `append`: those are not listed).
+DOM_MEMBERS = frozenset({"innerHTML", "outerHTML", "insertAdjacentHTML", "appendChild", "insertBefore",
+                         "replaceChildren", "createElement", "contentWindow", "contentDocument",
+                         "ownerDocument", "defaultView", "sendBeacon", "serviceWorker", "cookie", "srcdoc",
+                         "importScripts", "opener"})
 
 TIMERS = frozenset({"setTimeout", "setInterval", "requestAnimationFrame", "requestIdleCallback"})
-
-# Ways to reach arbitrary globals or rebuild forbidden names.
-GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames", "opener",
-                            "Reflect", "Proxy", "arguments", "p5"})
-SNEAKY_MEMBERS = frozenset({"constructor", "__proto__", "prototype", "__defineGetter__",
-                            "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "caller",
-                            "callee", "defineProperty", "defineProperties", "setPrototypeOf",
-                            "getPrototypeOf", "getOwnPropertyDescriptor", "getOwnPropertyNames",
-                            "bind", "call", "apply"})
-
-# Names a sketch must never redefine or assign: the harness, the libraries, the seeds.
-PROTECTED = frozenset({"brush", "p5", "Math", "Object", "Array", "Date", "performance", "JSON",
-                       "Promise", "Symbol", "Error", "console", "HTMLCanvasElement",
-                       "CanvasRenderingContext2D", "WebGLRenderingContext", "WebGL2RenderingContext",
-                       "OffscreenCanvas", "OffscreenCanvasRenderingContext2D", "createCanvas",
-                       "randomSeed", "noiseSeed", "noLoop", "loop", "redraw", "background", "clear",
-                       "width", "height", "frameCount", "WEBGL", "P2D", "pixelDensity", "resizeCanvas",
-                       "String", "Number", "Function", "undefined", "NaN", "Infinity"})
-HARNESS_PREFIX = "__bw"
 
 # p5 canvas functions with their own rule rather than "bare primitive".
 CANVAS_CHANGERS = frozenset({"resizeCanvas", "pixelDensity", "noCanvas", "createCanvas"})

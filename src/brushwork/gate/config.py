@@ -20,11 +20,6 @@ class GateConfig:
     max_chars: int = field(default=24_000, metadata={"help": "longest sketch accepted (~6000 tokens)"})
     min_paint_fraction: float = field(default=0.005,
                                       metadata={"help": "share of pixels that must differ from the background"})
-    extra_p5_values: tuple[str, ...] = field(
-        default=(), metadata={"help": "p5 functions returning plain values to add to the sketch language"})
-    extra_p5_statements: tuple[str, ...] = field(
-        default=(), metadata={"help": "p5 functions called for their effect to add to the sketch language "
-                                      "(their result may not be used)"})
     ocr: bool = field(default=True, metadata={"help": "read the painting for text (text_in_image); off only for "
                                                       "experiments"})
     ocr_min_confidence: float = field(default=0.65, metadata={"help": "OCR lines read with less confidence are "
@@ -46,7 +41,6 @@ class GateConfig:
         unknown = sorted(set(self.allowed_methods) - BRUSH_METHODS)
         if unknown:
             raise ConfigError(f"allowed_methods has names p5.brush 2.2.2 does not have: {', '.join(unknown)}")
-        _check_extra_functions(self.extra_p5_values + self.extra_p5_statements)
         if not 0 <= self.min_paint_fraction < 1:
             raise ConfigError(f"min_paint_fraction must be in [0, 1), got {self.min_paint_fraction}")
         if not 0 < self.ocr_min_confidence <= 1:
@@ -58,16 +52,3 @@ class GateConfig:
         if not 0 < self.ocr_mixed_confidence <= 1:
             raise ConfigError(f"ocr_mixed_confidence must be in (0, 1], got {self.ocr_mixed_confidence}; "
                               "set ocr: false to stop reading paintings instead")
-
-
-def _check_extra_functions(names: tuple[str, ...]) -> None:
-    from brushwork.core import vocabulary as V
-    from brushwork.core.language import p5_names
-
-    unknown = sorted(set(names) - set(p5_names()["functions"]))
-    if unknown:
-        raise ConfigError(f"extra p5 functions that p5 {p5_names()['p5']} does not have: {', '.join(unknown)}")
-    drawing = sorted(set(names) & (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW | V.CANVAS_CHANGERS | V.EXTERNAL_NAMES))
-    if drawing:
-        raise ConfigError(f"{', '.join(drawing)} draw, write, load or reach pixels without p5.brush; "
-                          "they cannot join the sketch language")

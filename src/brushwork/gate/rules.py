@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from brushwork.gate import allowlist as A
 from brushwork.gate import runtime_rules as R
 from brushwork.gate import static_rules as S
 from brushwork.gate.verdict import Severity
@@ -28,25 +27,18 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
+    # Early, exact reasons from the code (static_rules): what the render would refuse too, with a line.
     Rule("no_sketch", "broken", "The reply contains no p5.js sketch."),
     Rule("syntax_error", "broken", "The sketch is not valid JavaScript (often a truncated reply).", S.syntax_error),
-    Rule("too_long", "broken", "The sketch is longer than the configured limit.", S.too_long),
+    Rule("too_long", "broken", "The sketch, or the list of calls it made, is longer than the limit.", S.too_long,
+         R.runtime_too_long),
     Rule("html_comment", "cheat", "`<!--` / `-->` are comments to the browser but not to the gate's parser: "
-         "they hide code.", A.html_comment),
-    Rule("outside_language", "cheat", "Syntax outside the sketch language (classes beyond plain methods, "
-         "getters, async, generators, tagged templates, `with`, `new` of library classes, labels…).",
-         A.outside_language),
-    Rule("unknown_name", "cheat", "A name the sketch did not declare and the language's tables do not list.",
-         A.unknown_name),
-    Rule("library_result", "cheat", "The result of a library call used as a value: it leads to p5's "
-         "instance, renderer or WebGL context.", A.library_result),
-    Rule("implicit_member", "cheat", "Coercion hooks, thenables and constructor/prototype links run or "
-         "reach code the sketch never calls.", A.implicit_member),
+         "they hide code.", S.html_comment),
     Rule("missing_setup", "broken", "A p5 sketch needs a top-level setup() function.", S.missing_setup),
     Rule("not_webgl", "broken", "p5.brush paints only on createCanvas(..., WEBGL).", S.not_webgl, R.runtime_not_webgl),
     Rule("canvas_size", "broken", "The canvas must have the configured size.", S.canvas_size, R.runtime_canvas_size),
     Rule("external_access", "cheat", "Network, files, workers, eval-like code, DOM, navigation and windows "
-         "are off limits.", S.external_access),
+         "are off limits.", S.external_access, R.runtime_external_access),
     Rule("text_on_canvas", "cheat", "Paintings may not contain text.", S.text_on_canvas, R.runtime_text_drawing),
     Rule("raw_pixels", "cheat", "No direct pixels, contexts, shaders, buffers or images.", S.raw_pixels,
          R.runtime_raw_drawing),
@@ -55,29 +47,33 @@ RULES: tuple[Rule, ...] = (
     Rule("disallowed_brush_method", "cheat", "A p5.brush method outside the allow-list.", S.disallowed_brush_method,
          R.runtime_brush_method),
     Rule("unknown_brush_method", "broken", "A brush.* method that p5.brush does not have.", S.unknown_brush_method),
-    Rule("computed_access", "cheat", "Indirect access (brackets, aliases, globals, constructors, escapes) hides "
-         "what is called.", S.computed_access),
-    Rule("harness_tampering", "cheat", "The sketch rewrites the libraries, the seeds or the harness.",
-         S.harness_tampering, R.runtime_harness_tampering),
-    Rule("deferred_code", "broken", "Timers paint after the captured first frame.", S.deferred_code),
-    Rule("no_painting", "broken", "The sketch never calls a p5.brush painting method.", S.no_painting),
+    Rule("deferred_code", "broken", "Timers run after the first frame, which is the one painted.", S.deferred_code),
+    Rule("no_painting", "broken", "The sketch never calls a p5.brush painting method.", S.no_painting,
+         R.runtime_no_painting),
+    # What the render showed (runtime_rules): the sketch realm's findings, the replay, the budgets.
     Rule("render_timeout", "infra", "The render did not finish in time; the browser was restarted and the "
          "sketch rendered once more (broken when that timed out too).", runtime=R.render_timeout),
     Rule("render_crashed", "infra", "The browser failed during the render; the sketch was rendered once more on a "
          "fresh browser (broken when that failed too).", runtime=R.render_crashed),
     Rule("too_slow", "broken", "The sketch used more than the CPU budget; it is stopped before the deadline.",
          runtime=R.too_slow),
-    Rule("js_error", "broken", "The sketch threw an error while painting.", runtime=R.js_error),
+    Rule("js_error", "broken", "The sketch threw an error, or a call it made failed when replayed.",
+         runtime=R.js_error),
+    Rule("unsupported_argument", "broken", "A brush call or p5 statement got something other than numbers, "
+         "strings, colours, or arrays and plain objects of those (a function, a vector, a library object).",
+         runtime=R.unsupported_argument),
     Rule("blank_canvas", "broken", "Too little of the canvas differs from the background.", runtime=R.blank_canvas),
-    Rule("blocked_request", "cheat", "The page tried to load or send something and was blocked.",
+    Rule("blocked_request", "cheat", "The sketch tried to load or send something and was blocked.",
          runtime=R.blocked_request),
-    Rule("navigation", "cheat", "The sketch navigated its page away.", runtime=R.navigation),
-    Rule("canvas_replaced", "cheat", "The captured canvas is not the one the sketch created.",
+    Rule("navigation", "cheat", "The sketch navigated its frame away.", runtime=R.navigation),
+    Rule("canvas_replaced", "broken", "createCanvas() was called more than once; a painting is one canvas.",
          runtime=R.canvas_replaced),
-    Rule("dom_tampering", "cheat", "The sketch added elements or text to the page.", runtime=R.dom_tampering),
-    Rule("unlisted_call", "cheat", "The sketch called a library function outside the sketch language.",
-         runtime=R.runtime_unlisted_call),
-    Rule("painted_then_cleared", "broken", "background()/clear() after painting erased the painting.",
+    Rule("dom_tampering", "cheat", "The sketch opened frames.", runtime=R.dom_tampering),
+    Rule("unlisted_call", "cheat", "The sketch called a p5 function that loads, saves, makes page elements or "
+         "changes the canvas.", runtime=R.runtime_unlisted_call),
+    Rule("harness_tampering", "cheat", "What the sketch's realm sent was not a display list (forged or mangled).",
+         runtime=R.runtime_harness_tampering),
+    Rule("painted_then_cleared", "broken", "background() after painting erased the painting.",
          runtime=R.painted_then_cleared),
     Rule("text_in_image", "cheat", "The painting contains legible text or digits (aimed at the judge).",
          runtime=R.text_in_image),

@@ -1,7 +1,16 @@
-"""The run-time rules: checks over what the page did while it painted (`RenderResult`)."""
+"""The run-time rules: checks over what a render showed (`RenderResult`).
+
+The painting is the paint realm's replay of the calls the sketch made in its own realm, so
+these rules are not what keeps other paint off the canvas (nothing else can reach it).
+They judge the calls (a brush method outside the allow-list, p5's own drawing or text
+reached for by name, an argument that is not data), the result (blank, erased, text
+legible in the image), the budgets (deadline, CPU), and a message that was not a display
+list; and they tell infrastructure failures (None reward) from the sketch's.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from brushwork.gate.config import GateConfig
@@ -34,7 +43,16 @@ def too_slow(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
 
 def js_error(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
     for e in r.js_errors[:5]:
-        yield f"the sketch threw: {e.message[:200]}", e.line
+        yield f"the sketch threw: {e.message[:200]}{_hint(e.message)}", e.line
+
+
+def _hint(message: str) -> str:
+    """What to do about the errors an honest sketch meets most, in p5's own words."""
+    match = re.search(r"Cannot redefine property: (\w+)", message)
+    if match:
+        return (f" (a top-level `{match.group(1)}` clashes with p5's global of that name, so p5 cannot start: "
+                "rename it)")
+    return ""
 
 
 def blank_canvas(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
@@ -87,11 +105,14 @@ runtime_raw_drawing = _flags("raw_drawing")
 runtime_text_drawing = _flags("text_drawing")
 
 
-def runtime_unlisted_call(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
-    """p5 functions outside the language the sketch's code called, except those the config adds
-    (`GateConfig.extra_p5_*`): the page knows only the default table; the verdict is made here."""
-    extra = set(cfg.extra_p5_values) | set(cfg.extra_p5_statements)
-    for f in r.flags:
-        if f.id == "unlisted_call" and f.detail.split("()", 1)[0] not in extra:
-            yield f.detail, None
+runtime_unlisted_call = _flags("unlisted_call")
+runtime_external_access = _flags("external_access")
 runtime_harness_tampering = _flags("harness_tampering")
+runtime_too_long = _flags("too_long")
+unsupported_argument = _flags("unsupported_argument")
+
+
+def runtime_no_painting(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
+    """Counted by the replay: allowed painting calls that reached the canvas."""
+    if r.ok and r.png is not None and r.paint_calls == 0 and not r.js_errors:
+        yield "no p5.brush painting call was made (brush.circle, brush.endShape, …)", None

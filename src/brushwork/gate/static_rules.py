@@ -1,5 +1,12 @@
 """The static rules: checks over the syntax-tree `Facts` of one sketch.
 
+They are not the security boundary (the sketch realm is: see render/harness/realm.js and
+replay.js). They give a model an early, exact reason with a line number for what the
+render would refuse anyway or what could never work: no setup, a syntax error, the wrong
+canvas, a brush method outside the allow-list or not in p5.brush, p5's own drawing, text,
+pixels, network or DOM reached for by name, timers, HTML-like comments. Honest code in
+ordinary modern JavaScript passes them.
+
 Each check yields ``(message, node-or-line)`` findings; `brushwork.gate.rules` binds
 them to ids, severities and explanations.
 """
@@ -9,45 +16,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from brushwork.core import vocabulary as V
-from brushwork.core.language import IMPLICIT_MEMBERS, reserved_globals
 from brushwork.gate.config import GateConfig
-from brushwork.gate.indexing import TEXT, Kinds
 from brushwork.gate.syntax import Facts, Member, line, text
 
 Finding = tuple[str, int | None]
 
-# Common words a sketch may legitimately declare for itself (a helper `line`, a
-# variable `top`); when the sketch declares them, references resolve to its own.
-SHADOWABLE = (V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW
-              | {"open", "close", "select", "remove", "save", "print", "module", "exports", "history",
-                 "self", "top", "parent", "frames", "Image", "Option", "Audio", "URL", "location", "require"})
-OBFUSCATION = frozenset({"atob", "btoa", "unescape", "escape", "fromCharCode", "fromCodePoint", "raw",
-                         "decodeURI", "decodeURIComponent"})
-OBJECT_MUTATORS = frozenset({"defineProperty", "defineProperties", "setPrototypeOf", "assign", "freeze",
-                             "seal", "preventExtensions", "set", "deleteProperty"})
-DANGEROUS_KEYS = (V.EXTERNAL_NAMES | V.P5_TEXT | V.P5_RAW | V.P5_PRIMITIVES | V.SNEAKY_MEMBERS | V.DOM_MEMBERS
-                  | V.RAW_MEMBERS | V.TEXT_MEMBERS | V.GLOBAL_OBJECTS | V.BRUSH_METHODS | OBFUSCATION
-                  | IMPLICIT_MEMBERS)
-HARD_PROTECTED = V.PROTECTED - {"width", "height", "frameCount", "background", "clear", "loop", "redraw",
-                                "undefined", "NaN", "Infinity", "String", "Number", "Error", "console"}
-
 
 def _global_refs(facts: Facts, names: frozenset[str]) -> Iterator[tuple[str, object]]:
+    """References to `names` that are not the sketch's own (a helper `line`, a variable `top`)."""
     for name, node in facts.refs:
-        if name in names and not (name in SHADOWABLE and facts.resolves_locally(name, node)):
+        if name in names and not facts.resolves_locally(name, node):
             yield name, node
 
 
 def _is_brush(node) -> bool:
     return node is not None and node.type == "identifier" and text(node) == "brush"
-
-
-def _root_identifier(node):
-    while node is not None and node.type in ("member_expression", "subscript_expression",
-                                             "parenthesized_expression", "call_expression"):
-        node = node.child_by_field_name("object") or node.child_by_field_name("function") \
-            or (node.named_children[0] if node.named_children else None)
-    return node
 
 
 def syntax_error(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
@@ -78,7 +61,7 @@ def _create_canvas_calls(facts: Facts):
 
 def not_webgl(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     calls = list(_create_canvas_calls(facts))
-    if not calls:
+    if not calls and not any(m.prop == "createCanvas" for m in facts.members):  # `this.createCanvas`: the render judges
         yield f"no createCanvas({cfg.canvas_size}, {cfg.canvas_size}, WEBGL) call", None
     for call in calls:
         args = call.child_by_field_name("arguments").named_children
@@ -198,18 +181,9 @@ def raw_pixels(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
 def bare_primitive(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     for name, node in _global_refs(facts, V.P5_PRIMITIVES):
         yield f"`{name}` is p5's own drawing function; use p5.brush (brush.{name} if allowed)", line(node)
-    for name, node in _global_refs(facts, V.CANVAS_CHANGERS - {"createCanvas"}):
-        if not _is_pixel_density_one(node):
-            yield f"`{name}` changes the canvas the harness captures", line(node)
-
-
-def _is_pixel_density_one(node) -> bool:
-    """`pixelDensity(1)` is a common, harmless habit (the harness's density is already 1)."""
-    call = node.parent
-    if text(node) != "pixelDensity" or call is None or call.type != "call_expression":
-        return False
-    args = call.child_by_field_name("arguments")
-    return args is not None and [text(a) for a in args.named_children] == ["1"]
+    for name, node in _global_refs(facts, V.CANVAS_CHANGERS - {"createCanvas", "pixelDensity"}):
+        yield (f"`{name}` changes the canvas; the painting is one {cfg.canvas_size} x {cfg.canvas_size} canvas",
+               line(node))
 
 
 def _brush_members(facts: Facts) -> Iterator[Member]:
@@ -232,128 +206,21 @@ def unknown_brush_method(facts: Facts, code: str, cfg: GateConfig) -> Iterator[F
             yield f"brush.{m.prop} does not exist in p5.brush 2.2.2", line(m.node)
 
 
-def computed_access(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
-    for name, node in facts.refs:
-        if "\\" in name:
-            yield f"escaped identifier `{name}` hides a name", line(node)
-        elif name == "brush" and not _called_member_object(node):
-            yield "brush may only be used as brush.method(...); aliasing or indexing it hides calls", line(node)
-        elif name in OBFUSCATION:
-            yield f"`{name}` builds hidden names or code", line(node)
-    for name, node in _global_refs(facts, V.GLOBAL_OBJECTS):
-        yield f"`{name}` reaches arbitrary globals", line(node)
-    for m in facts.members:
-        if "\\" in m.prop:
-            yield f"escaped property `{m.prop}` hides a name", line(m.node)
-        elif m.prop in V.SNEAKY_MEMBERS:
-            yield f"`.{m.prop}` reaches constructors or prototypes", line(m.node)
-        elif m.prop in OBFUSCATION:
-            yield f"`.{m.prop}` builds hidden names or code", line(m.node)
-    kinds = None
-    for node in facts.subscripts:
-        problem = _subscript_problem(node)
-        if problem is None and node.child_by_field_name("index") is not None \
-                and node.child_by_field_name("index").type != "string":
-            kinds = kinds or Kinds(facts, DANGEROUS_KEYS)
-            if kinds.of(node.child_by_field_name("index")) == TEXT:
-                problem = (f"`{text(node)[:40]}`: a key that may be text built at run time hides what is "
-                           "accessed; index with numbers or plain string literals")
-        if problem:
-            yield problem, line(node)
-    for kind, node in facts.special:
-        if kind == "with_statement":
-            yield "`with` changes what names mean", line(node)
-    for node in facts.this_nodes:
-        if not _in_method_body(node):
-            yield "`this` outside a class method's body can be the window", line(node)
-
-
-def _called_member_object(node) -> bool:
-    parent = node.parent
-    if parent is None or parent.type != "member_expression" or parent.child_by_field_name("object") != node:
-        return False
-    prop = parent.child_by_field_name("property")
-    if prop is None or prop.type != "property_identifier":
-        return False
-    grand = parent.parent
-    return grand is not None and grand.type == "call_expression" and grand.child_by_field_name("function") == parent
-
-
-def _subscript_problem(node) -> str | None:
-    obj = node.child_by_field_name("object")
-    index = node.child_by_field_name("index")
-    root = _root_identifier(obj)
-    if root is not None and root.type == "identifier" and text(root) in (V.GLOBAL_OBJECTS | {"brush", "p5", "Math"}):
-        return f"`{text(root)}[...]` is computed access to a library or global"
-    if index is not None and index.type == "string":
-        value = text(index)[1:-1]
-        if value in DANGEROUS_KEYS or "\\" in value:
-            return f"`[{text(index)}]` is a forbidden name in brackets"
-    return None
-
-
-def _in_method_body(node) -> bool:
-    """`this` is the sketch's own object only in the body of a plain class method (class code is
-    strict; arrows inherit `this`). In a computed key, field, static block, `extends` clause or
-    a plain function it can be the window or the class itself."""
-    child, cur = node, node.parent
-    while cur is not None:
-        if cur.type == "method_definition":
-            return cur.parent is not None and cur.parent.type == "class_body" \
-                and child in (cur.child_by_field_name("body"), cur.child_by_field_name("parameters"))
-        if cur.type in ("function_declaration", "function_expression", "function", "program",
-                        "class_body", "class_heritage", "field_definition", "class_static_block"):
-            return False
-        child, cur = cur, cur.parent
-    return False
-
-
-def harness_tampering(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
-    for target in facts.targets:
-        root = _root_identifier(target)
-        if root is None or root.type != "identifier":
-            continue
-        name = text(root)
-        if (name in V.PROTECTED and not facts.resolves_locally(name, root)) or name.startswith(V.HARNESS_PREFIX):
-            yield f"assigning to `{text(target)[:40]}` tampers with the libraries or the harness", line(target)
-        elif target.type in ("member_expression", "subscript_expression") and _touches_prototype(target):
-            yield f"assigning to `{text(target)[:40]}` rewrites a prototype", line(target)
-    for call in facts.calls:
-        fn = call.child_by_field_name("function")
-        args = call.child_by_field_name("arguments")
-        if fn is None or fn.type != "member_expression" or args is None or not args.named_children:
-            continue
-        obj, prop = fn.child_by_field_name("object"), fn.child_by_field_name("property")
-        if obj is not None and text(obj) in ("Object", "Reflect") and prop is not None \
-                and text(prop) in OBJECT_MUTATORS:
-            target = _root_identifier(args.named_children[0])
-            if target is not None and target.type == "identifier" and text(target) in V.PROTECTED | {"brush"}:
-                yield f"{text(fn)}({text(target)}, ...) rewrites a library or harness object", line(call)
-    global_names = reserved_globals() | V.P5_PRIMITIVES | V.P5_TEXT | V.P5_RAW | V.CANVAS_CHANGERS
-    for name, node, scope in facts.decls:
-        if name in HARD_PROTECTED or name.startswith(V.HARNESS_PREFIX):
-            yield f"declaring `{name}` shadows a library or harness name", line(node)
-        elif scope.type == "program" and name in global_names:
-            yield (f"a top-level `{name}` replaces the library's global of that name, which p5 and p5.brush "
-                   "may call; rename it"), line(node)
-    for name, node in facts.refs:
-        if name.startswith(V.HARNESS_PREFIX):
-            yield f"`{name}` belongs to the harness", line(node)
-    for m in facts.members:
-        if m.prop.startswith(V.HARNESS_PREFIX):
-            yield f"`.{m.prop}` belongs to the harness", line(m.node)
-
-
-def _touches_prototype(node) -> bool:
-    cur = node
-    while cur is not None and cur.type in ("member_expression", "subscript_expression"):
-        prop = cur.child_by_field_name("property")
-        if prop is not None and text(prop) in ("prototype", "__proto__"):
-            return True
-        cur = cur.child_by_field_name("object")
-    return False
-
-
 def no_painting(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
-    if not any(m.called and m.prop in V.BRUSH_PAINTING for m in _brush_members(facts)):
+    """Only when every use of `brush` is a plain `brush.method` and none paints: an alias or a
+    computed name is left to the render, which counts the calls exactly."""
+    members = list(_brush_members(facts))
+    if any(m.called and m.prop in V.BRUSH_PAINTING for m in members):
+        return
+    if sum(1 for name, _ in facts.refs if name == "brush") <= len(members):
         yield "no p5.brush painting call (brush.circle, brush.endShape, …)", None
+
+
+def html_comment(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
+    """`<!--` and `-->` are line comments to V8 but operators (or nothing) to the parser the
+    gate reads: code after them would run unseen by these rules. Refused anywhere, even in strings."""
+    for token in ("<!--", "-->"):
+        start = code.find(token)
+        if start >= 0:
+            yield (f"`{token}` starts an HTML-like comment in browsers, which hides code from the gate; "
+                   "write `a < !b` or `x-- > 0` with spaces"), code.count("\n", 0, start) + 1

@@ -9,6 +9,7 @@ helper called `line` is not p5's `line`.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 import tree_sitter_javascript
@@ -32,6 +33,20 @@ def key(node: Node) -> tuple[int, int, str]:
 
 def text(node: Node) -> str:
     return node.text.decode("utf-8", "replace")
+
+
+_ESCAPE = re.compile(r"\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})")
+
+
+def ident(node: Node) -> str:
+    """An identifier as the engine reads it: `\\u0072ect` is `rect`."""
+    raw = text(node)
+    if "\\" not in raw:
+        return raw
+    try:
+        return _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), raw)
+    except (ValueError, OverflowError):
+        return raw
 
 
 def line(node: Node) -> int:
@@ -102,7 +117,7 @@ def _scope_of(node: Node, var: bool) -> Node:
 
 def _declare(pattern: Node, facts: Facts, scope: Node) -> None:
     if pattern.type in DECLARATION_PATTERNS:
-        facts.decls.append((text(pattern), pattern, scope))
+        facts.decls.append((ident(pattern), pattern, scope))
         return
     for child in pattern.named_children:
         if child.type in ("assignment_pattern", "object_assignment_pattern"):
@@ -150,16 +165,16 @@ def _walk(root: Node, facts: Facts) -> None:
         if t == "identifier":
             parent = node.parent
             if parent is not None and not _is_declaration_name(node, parent):
-                facts.refs.append((text(node), node))
+                facts.refs.append((ident(node), node))
         elif t == "shorthand_property_identifier":
-            facts.refs.append((text(node), node))
+            facts.refs.append((ident(node), node))
         elif t == "member_expression":
             obj = node.child_by_field_name("object")
             prop = node.child_by_field_name("property")
             parent = node.parent
             called = parent is not None and parent.type == "call_expression" \
                 and parent.child_by_field_name("function") == node
-            facts.members.append(Member(node, obj, text(prop) if prop is not None else "", called))
+            facts.members.append(Member(node, obj, ident(prop) if prop is not None else "", called))
         elif t == "subscript_expression":
             facts.subscripts.append(node)
         elif t in ("call_expression", "new_expression"):
@@ -191,17 +206,17 @@ def _collect_declarations(node: Node, t: str, facts: Facts) -> None:
     elif t in ("function_declaration", "generator_function_declaration", "class_declaration"):
         name = node.child_by_field_name("name")
         if name is not None:
-            facts.decls.append((text(name), name, _scope_of(node, var=t != "class_declaration")))
+            facts.decls.append((ident(name), name, _scope_of(node, var=t != "class_declaration")))
     elif t in ("function_expression", "function", "generator_function", "class"):
         name = node.child_by_field_name("name")
         if name is not None:  # a named function expression sees its own name
-            facts.decls.append((text(name), name, node))
+            facts.decls.append((ident(name), name, node))
     elif t == "formal_parameters" and node.parent is not None:
         _declare(node, facts, node.parent)
     elif t == "arrow_function":
         param = node.child_by_field_name("parameter")
         if param is not None:
-            facts.decls.append((text(param), param, node))
+            facts.decls.append((ident(param), param, node))
     elif t == "catch_clause":
         param = node.child_by_field_name("parameter")
         if param is not None:

@@ -1,9 +1,10 @@
 """The 127.0.0.1 server the renderer's pages load from.
 
 Libraries (p5, p5.brush) and the harness are served with long-lived cache headers so a
-warm browser reloads them from its HTTP cache; each job's page and sketch are served once,
-uncached, behind a Content-Security-Policy that forbids every network access, worker,
-frame, image, font and eval. Playwright request routing would disable the HTTP cache,
+warm browser reloads them from its HTTP cache; each job's pages and sketch are served once,
+uncached: the paint realm's page (`PAGE`, whose only frame is the sketch realm) and the
+sketch realm's (`FRAME`, a sandboxed document), each behind a Content-Security-Policy that
+forbids every network access, worker, image, font and eval. Playwright request routing would disable the HTTP cache,
 which is why this is a real server.
 """
 
@@ -21,6 +22,7 @@ from brushwork.core import vocabulary as V
 from brushwork.errors import SetupError
 from brushwork.render import brush_patch
 
+# The paint realm: the page whose canvas is captured. Its only frame is the sketch realm.
 CSP = "; ".join([
     "default-src 'none'",
     "script-src 'self'",
@@ -30,45 +32,61 @@ CSP = "; ".join([
     "font-src 'none'",
     "media-src 'none'",
     "worker-src 'none'",
-    "child-src 'none'",
-    "frame-src 'none'",
+    "child-src 'self'",
+    "frame-src 'self'",
     "object-src 'none'",
     "manifest-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
 ])
+# The sketch realm: a sandboxed document (opaque origin: no storage, cookies or caches, no
+# pop-ups, no top navigation) that may load scripts from this server and nothing else.
+FRAME_CSP = "; ".join([
+    "sandbox allow-scripts",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'unsafe-inline'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+])
 
-# p5 functions the harness watches at run time, by the flag a call from the sketch raises:
-# drawing outside p5.brush, text, and direct pixels / images / shaders.
-WATCH = {
-    "p5_drawing": ",".join(sorted(V.P5_PRIMITIVES)),
-    "text_drawing": ",".join(sorted(V.P5_TEXT - {"loadFont"})),
-    "raw_drawing": ",".join(sorted(V.P5_RAW - {"_renderer", "webglVersion", "drawingContext", "pixels"})),
-}
-# The sketch language's p5 functions (`language.P5_FUNCTIONS`): any other p5 function the
-# sketch calls is flagged (`unlisted_call`); statements hand the sketch nothing back.
-ALLOW = {
-    "allow": ",".join(sorted(L.P5_FUNCTIONS)),
-    "statements": ",".join(sorted(L.P5_STATEMENTS)),
-}
+def _csv(names) -> str:
+    return ",".join(sorted(names))
+
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
-<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}"
- data-watch-draw="{draw}" data-watch-text="{text}" data-watch-raw="{raw}"
- data-allow="{allow}" data-statements="{statements}"
- data-harness="/h/{version}/harness.js,/h/{version}/guard.js"
- data-lib="/lib/{version}/p5.min.js,/lib/{version}/{brush}"
- data-scripts="/lib/{version}/p5.min.js,/lib/{version}/{brush},/h/{version}/harness.js,/h/{version}/guard.js,/job/{token}/sketch.js">
-</script>
+<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}" data-frame="/job/{token}/frame.html"
+ data-allow="{allow}" data-brush="{brush_api}" data-painting="{painting}" data-replay="{replay}"
+ data-findings="{findings}" data-max-ops="{max_ops}" data-max-bytes="{max_bytes}"></script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/{brush}"></script>
-<script src="/h/{version}/harness.js"></script>
-<script src="/h/{version}/guard.js"></script>
-<script src="/job/{token}/sketch.js"></script>
+<script src="/h/{version}/replay.js"></script>
 </body></html>
 """
+FRAME = """<!doctype html>
+<html><head><meta charset="utf-8"></head><body style="margin:0">
+<script src="/lib/{version}/p5.min.js" crossorigin="anonymous"></script>
+<script src="/h/{version}/realm.js" crossorigin="anonymous" data-seed="{seed}" data-size="{size}"
+ data-brush="{brush_api}" data-statements="{statements}" data-p5-drawing="{p5_drawing}"
+ data-text-drawing="{text_drawing}"
+ data-raw-drawing="{raw_drawing}" data-unlisted-call="{unlisted_call}"
+ data-external-access="{external_access}" data-noop="{noop}"
+ data-max-ops="{max_ops}"></script>
+<script src="/job/{token}/sketch.js" crossorigin="anonymous"></script>
+</body></html>
+"""
+_FIXED = {
+    "brush_api": _csv(V.BRUSH_METHODS), "allow": _csv(V.BRUSH_METHODS - L.NOT_REPLAYED),
+    "painting": _csv(V.BRUSH_PAINTING), "replay": _csv(L.REPLAYED),
+    "findings": _csv(L.FINDING_IDS), "statements": _csv(L.REPLAYED),
+    "noop": _csv(L.QUIET), "max_ops": L.MAX_OPS, "max_bytes": L.MAX_MESSAGE_BYTES,
+    **{key: _csv(names) for key, names in L.FINDINGS.items()},
+}
 
 
 # The package's own copy of the pinned builds (with their package.json and licences), written by
@@ -158,6 +176,14 @@ def harness_file(name: str) -> bytes:
     return resources.files("brushwork.render").joinpath("harness", name).read_bytes()
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):  # a page closed mid-download: nothing to report
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class AssetServer:
     """A threaded HTTP server on 127.0.0.1 with one entry per pending render job."""
 
@@ -170,11 +196,11 @@ class AssetServer:
             f"/lib/{self.version}/p5.min.js": libraries.p5,
             f"/lib/{self.version}/{self.brush_file}": brush,
             f"/h/{self.version}/seed.js": harness_file("seed.js"),
-            f"/h/{self.version}/harness.js": harness_file("harness.js"),
-            f"/h/{self.version}/guard.js": harness_file("guard.js"),
+            f"/h/{self.version}/replay.js": harness_file("replay.js"),
+            f"/h/{self.version}/realm.js": harness_file("realm.js"),
         }
         self._jobs: dict[str, bytes] = {}
-        self._params: dict[str, tuple[int, int]] = {}
+        self._params: dict[str, tuple[int, int, tuple[str, ...]]] = {}
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
 
@@ -186,8 +212,8 @@ class AssetServer:
         for key in sorted(self._static):
             h.update(key.encode())
             h.update(self._static[key])
-        h.update(PAGE.encode() + CSP.encode() + repr(sorted(WATCH.items())).encode()
-                 + repr(sorted(ALLOW.items())).encode())
+        h.update(PAGE.encode() + FRAME.encode() + CSP.encode() + FRAME_CSP.encode()
+                 + repr(sorted(_FIXED.items())).encode())
         return h.hexdigest()[:16]
 
     def start(self) -> None:
@@ -202,6 +228,7 @@ class AssetServer:
             def do_GET(self):
                 path = self.path.split("?", 1)[0]
                 body, ctype, cache = server._lookup(path)
+                csp = FRAME_CSP if path.endswith("/frame.html") else CSP
                 if body is None:
                     self.send_response(404)
                     self.send_header("Content-Length", "0")
@@ -211,12 +238,15 @@ class AssetServer:
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
                 self.send_header("Cache-Control", cache)
-                self.send_header("Content-Security-Policy", CSP)
+                self.send_header("Content-Security-Policy", csp)
                 self.send_header("X-Content-Type-Options", "nosniff")
+                # The sketch realm's origin is opaque: its scripts load with CORS, or the browser would
+                # mute their errors (and drop their promise rejections) as cross-origin.
+                self.send_header("Access-Control-Allow-Origin", "*")
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         threading.Thread(target=self._httpd.serve_forever, name="brushwork-assets", daemon=True).start()
 
@@ -253,11 +283,11 @@ class AssetServer:
         if len(parts) == 4 and parts[1] == "job":
             with self._lock:
                 code = self._jobs.get(parts[2])
-            if code is not None and parts[3] == "page.html":
+            if code is not None and parts[3] in ("page.html", "frame.html"):
                 seed, size = self._params.get(parts[2], (1, 600))
-                page = PAGE.format(version=self.version, token=parts[2], seed=seed, size=size, brush=self.brush_file,
-                                   draw=WATCH["p5_drawing"], text=WATCH["text_drawing"],
-                                   raw=WATCH["raw_drawing"], **ALLOW).encode()
+                template = PAGE if parts[3] == "page.html" else FRAME
+                page = template.format(version=self.version, token=parts[2], seed=seed, size=size,
+                                       brush=self.brush_file, **_FIXED).encode()
                 return page, "text/html; charset=utf-8", "no-store"
             if code is not None and parts[3] == "sketch.js":
                 return code, "text/javascript; charset=utf-8", "no-store"

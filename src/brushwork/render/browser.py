@@ -5,11 +5,10 @@ private profile directory) and drives it through Playwright over CDP. Owning the
 is what lets a hung render be ended with SIGKILL of the whole group in milliseconds, and
 guarantees no Chromium outlives the Python process that started it.
 
-The page's run-time evidence arrives over a CDP binding (`Runtime.addBinding`) that the
-harness's first script takes into its closure and deletes from `window`: each message is
-kept here as it arrives, from the job page's own JavaScript context only, so nothing the
-sketch does later can take it back. What Playwright itself sees (page errors, requests,
-navigations, frames) is kept beside it; pop-ups are closed (the harness flags `open()`).
+The page is the paint realm (harness/replay.js): it runs no sketch code, so its answer is
+trusted. What Playwright itself sees (requests that left the asset server, navigations,
+frames) is kept beside it; pop-ups cannot open (the sketch's frame is sandboxed) and any that
+did would be closed.
 """
 
 from __future__ import annotations
@@ -49,7 +48,17 @@ CHROMIUM_FLAGS = (
     "--disable-extensions",
     "--mute-audio",
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    # The sketch may not tell that it is automated: no navigator.webdriver (and see user_agent()).
+    "--disable-blink-features=AutomationControlled",
 )
+
+
+def user_agent(version: str) -> str:
+    """An ordinary desktop Chrome user agent for `version` ("Chromium 156.0.7000.1 ..."): the
+    headless shell's own says "HeadlessChrome", which a sketch could read."""
+    major = next((w.split(".")[0] for w in version.split() if w[:1].isdigit()), "120")
+    return (f"--user-agent=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            f"Chrome/{major}.0.0.0 Safari/537.36")
 
 CANDIDATES = (
     "/usr/lib/chromium/chromium-headless-shell",
@@ -88,42 +97,17 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-# The binding the harness's seed.js takes (and removes from `window`) before any other script runs.
-BINDING = "__bwSend"
-MAX_EVIDENCE = 2000  # the harness sends at most 50 of each kind; anything past this is noise
-
-
 @dataclass
 class PageEvents:
-    """What one job's page did: the harness's evidence messages (dicts with ``k`` and fields
-    ``a``-``d``, see harness/seed.js) and what Playwright saw."""
+    """What Playwright saw of one job's page, outside both realms: requests that left the
+    asset server, navigations (of the page or of the sketch's frame), frames other than the
+    sketch realm's, a crash."""
 
     token: str = ""
-    context_id: int | None = None
-    evidence: list[dict] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
     failed_requests: list[tuple[str, str]] = field(default_factory=list)
-    page_errors: list[str] = field(default_factory=list)
     frames: list[str] = field(default_factory=list)
     crashed: bool = False
-
-    def on_binding(self, event: dict) -> None:
-        """One message from the page. The first ``hello`` naming this job's page fixes the
-        JavaScript context; messages from any other context (a frame the sketch made, the
-        previous job's page) are dropped."""
-        try:
-            msg = json.loads(event.get("payload", ""))
-        except (TypeError, ValueError):
-            return
-        if not isinstance(msg, dict):
-            return
-        context = event.get("executionContextId")
-        if msg.get("k") == "hello":
-            if self.context_id is None and msg.get("a") == f"/job/{self.token}/page.html":
-                self.context_id = context
-            return
-        if context is not None and context == self.context_id and len(self.evidence) < MAX_EVIDENCE:
-            self.evidence.append(msg)
 
 
 class BrowserWorker:
@@ -137,7 +121,6 @@ class BrowserWorker:
         self.proc: subprocess.Popen | None = None
         self.browser = None
         self.page = None
-        self.cdp = None
         self.events = PageEvents()
         self._profile: str | None = None
         self.renders = 0
@@ -173,15 +156,11 @@ class BrowserWorker:
         context = self.browser.contexts[0]
         self.page = context.pages[0] if context.pages else await context.new_page()
         self._attach(self.page)
-        self.cdp = await context.new_cdp_session(self.page)
-        self.cdp.on("Runtime.bindingCalled", lambda event: self.events.on_binding(event))
-        await self.cdp.send("Runtime.enable")
-        await self.cdp.send("Runtime.addBinding", {"name": BINDING})  # on every page from now on
         return time.perf_counter() - t0
 
     def _attach(self, page) -> None:
-        def on_nav(frame):
-            if frame == page.main_frame and not frame.url.startswith(self.origin + "/job/") \
+        def on_nav(frame):  # the page, or the sketch's frame, loading anything but this job's own pages
+            if not frame.url.startswith(self.origin + "/job/") and frame.url not in ("about:blank", "") \
                     and frame.url not in self.events.navigations:
                 self.events.navigations.append(frame.url)
 
@@ -197,9 +176,9 @@ class BrowserWorker:
         def on_crash(_page):
             self.events.crashed = True
 
-        def on_frame(frame):  # any frame is a second JavaScript realm the sketch could use
-            if frame != page.main_frame:
-                self.events.frames.append(f"frame {frame.url or 'about:blank'}")
+        def on_frame(frame):  # the paint realm makes one frame, the sketch realm's; it can make none
+            if frame.parent_frame is not None and frame.parent_frame != page.main_frame:
+                self.events.frames.append(f"frame {frame.url or 'about:blank'} inside the sketch's frame")
 
         def on_popup(popup):  # the harness flags `open()` itself: this event may come after the job ended
             asyncio.ensure_future(popup.close())
@@ -207,7 +186,6 @@ class BrowserWorker:
         page.on("framenavigated", on_nav)
         page.on("requestfailed", on_failed)
         page.on("request", on_request)
-        page.on("pageerror", lambda err: self.events.page_errors.append(str(err)))
         page.on("crash", on_crash)
         page.on("frameattached", on_frame)
         page.on("popup", on_popup)
@@ -220,9 +198,6 @@ class BrowserWorker:
         self.renders += 1
         await self.page.goto(url, wait_until="domcontentloaded")
         answer = await self.page.evaluate("window.__bwResult()")
-        # Evidence sent before the capture reaches this session before the reply to a later command.
-        with contextlib.suppress(Exception):
-            await self.cdp.send("Runtime.getIsolateId")
         try:
             raw = json.loads(answer) if isinstance(answer, str) else {}
         except ValueError:
@@ -242,7 +217,7 @@ class BrowserWorker:
             self._profile = None
 
     async def close(self) -> None:
-        browser, self.browser, self.page, self.cdp = self.browser, None, None, None
+        browser, self.browser, self.page = self.browser, None, None
         self.kill()
         if browser is not None:
             with contextlib.suppress(Exception):

@@ -1,8 +1,9 @@
 """The local Chromium render backend: sketch + seed + size -> `RenderResult`, in warm sandboxed browsers.
 
 A pool of long-lived Chromium workers (default one per core), each with one page that is
-reloaded for every sketch (a fresh JavaScript realm: global-mode sketches leak globals and
-p5.brush keeps module state). Libraries come from a cacheable 127.0.0.1 server. A render
+reloaded for every sketch: the paint realm, which opens a fresh sandboxed frame for the
+sketch (the sketch realm) and replays the display list that frame sends with the real
+p5.brush (harness/realm.js, harness/replay.js). Libraries come from a cacheable 127.0.0.1 server. A render
 that runs past its deadline kills its whole browser, which is replaced before the next
 job; a crashed browser is replaced the same way. Either may be our fault, so the sketch is
 rendered once more on the fresh browser: a success is the result, a repeated failure is the
@@ -22,7 +23,7 @@ from dataclasses import replace
 from brushwork.errors import RenderError
 from brushwork.render import image
 from brushwork.render.assets import AssetServer, Libraries
-from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_version, find_chromium
+from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_version, find_chromium, user_agent
 from brushwork.render.config import RenderConfig
 from brushwork.render.cpu import RendererCpu
 from brushwork.render.evidence import read_evidence
@@ -33,6 +34,10 @@ function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120)
 """
 RETRIED = ("timeout", "crashed")  # maybe ours, so rendered once more on a fresh browser
 CPU_POLL_S = 0.2
+
+
+class _Navigated(Exception):
+    pass
 
 
 class _TooSlow(Exception):
@@ -69,13 +74,14 @@ class ChromiumBackend:
         self._server = AssetServer(libraries, self.config.brush_shader)
         self._server.start()
         # The shader mode by name; the digest covers the served bytes (the patch's included).
+        version = chromium_version(self._binary)
+        flags = (*CHROMIUM_FLAGS, user_agent(version))
         self._versions = "|".join([self._server.version, f"brush-shader-{self.config.brush_shader}",
-                                   self._server.harness_digest,
-                                   chromium_version(self._binary), " ".join(CHROMIUM_FLAGS)])
+                                   self._server.harness_digest, version, " ".join(flags)])
         self._pw_cm = async_playwright()
         self._pw = await self._pw_cm.start()
         self._idle = asyncio.Queue()
-        self._workers = [BrowserWorker(self._pw, self._binary, origin=self._server.origin)
+        self._workers = [BrowserWorker(self._pw, self._binary, flags, origin=self._server.origin)
                          for _ in range(self.config.workers)]
         try:
             await asyncio.gather(*(self._start_warm(w) for w in self._workers))
@@ -134,6 +140,10 @@ class ChromiumBackend:
             await self._replace(worker)
             return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
                                 detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")
+        except _Navigated as e:
+            return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", str(e)),),
+                                timings=Timings(time.perf_counter() - t0, queue_s=queued),
+                                detail="the sketch navigated its frame away")
         except _TooSlow as e:
             wall = time.perf_counter() - t0
             await self._replace(worker)
@@ -163,6 +173,8 @@ class ChromiumBackend:
                 await asyncio.wait({run}, timeout=min(CPU_POLL_S, left))
                 if not run.done() and (cpu := meter.seconds()) > self.config.cpu_budget_s:
                     raise _TooSlow(cpu)
+                if not run.done() and worker.events.navigations:  # the sketch's frame left: nothing will answer
+                    raise _Navigated(worker.events.navigations[0])
             return run.result(), meter.seconds()
         finally:
             if not run.done():
@@ -203,22 +215,23 @@ class ChromiumBackend:
 
     def _finish(self, worker: BrowserWorker, raw: dict, seed: int, size: int, wall: float,
                 queued: float) -> RenderResult:
-        """The PNG, counts and timings come from the page's answer; flags, errors, blocked
-        requests and brush-method names from the evidence channel (`render.evidence`)."""
-        res, ev = raw.get("result") or {}, raw.get("events") or {}
-        if worker.events.context_id is None:  # no word from the harness: nothing here can be vouched for
+        """The PNG, what was replayed and what the sketch realm reported, from the paint realm's
+        answer (`render.evidence`), beside what Playwright saw."""
+        res, ev = raw.get("result"), raw.get("events")
+        if not isinstance(res, dict) or not isinstance(ev, dict):  # no answer from the paint realm
             worker.events.crashed = True  # so the next render replaces the browser first
             return RenderResult("crashed", seed, size, timings=Timings(wall, queue_s=queued),
-                                detail="the page's evidence channel never opened; browser restarted")
+                                detail="the page gave no answer; browser restarted")
         data_url = res.get("dataUrl")
         png = base64.b64decode(data_url.split(",", 1)[1]) if isinstance(data_url, str) and "," in data_url else None
         fraction = None
         if png is not None:
             fraction = image.paint_fraction(image.to_rgb(png), self.config.paint_tolerance)
-        evidence = read_evidence(worker.events, size, captured=png is not None)
-        counts = ev.get("calls") or {}
-        # The names are the channel's; the page's counts only say how often (at least once).
-        brush_calls = {name: max(1, _int(counts.get(name))) for name in evidence.brush_methods}
+        evidence = read_evidence(ev, worker.events)
+        flags = evidence.flags
+        shape = f"{_int(res.get('width'))}x{_int(res.get('height'))}"
+        if png is not None and shape != f"{size}x{size}":
+            flags += (RuntimeFlag("canvas_size", f"captured {shape}, expected {size}x{size}"),)
         t = ev.get("timings") or {}
         in_page = (_number(t.get("encoded")) or 0) / 1000 or None
         timings = Timings(
@@ -229,9 +242,9 @@ class ChromiumBackend:
         return RenderResult(
             "ok", seed, size, png=png, width=_int(res.get("width")), height=_int(res.get("height")),
             paint_fraction=fraction, js_errors=evidence.errors, blocked_requests=evidence.blocked,
-            flags=evidence.flags, brush_calls=brush_calls, paint_calls=_int(ev.get("paintCalls")),
+            flags=flags, brush_calls=evidence.brush_calls, paint_calls=_int(ev.get("paintCalls")),
             cleared_after_paint=_int(ev.get("clearedAfterPaint")), frame_count=_int(res.get("frameCount")),
-            timings=timings,
+            timings=timings, display_list=_compact(ev.get("displayList")),
         )
 
 
@@ -242,6 +255,12 @@ def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
         return replace(retry, attempts=2, repeated=True,
                        detail=f"{retry.detail}; {earlier}: it failed on a fresh browser too, so it is the sketch's")
     return replace(retry, attempts=2, detail=retry.detail or earlier)
+
+
+def _compact(value) -> str:
+    import json
+
+    return json.dumps(value, separators=(",", ":")) if isinstance(value, dict) else ""
 
 
 def _number(v) -> float | None:

@@ -1,18 +1,11 @@
-"""The page's run-time evidence, as the gate reads it.
+"""What a render showed, as the gate reads it: the paint realm's answer and Playwright's view.
 
-The harness sends each fact over the evidence channel the moment it happens (see
-harness/seed.js and `browser.PageEvents`); this module turns those messages, and what
-Playwright saw, into the flags, errors, blocked requests and brush-method names of a
-`RenderResult`. Nothing here trusts the page's own end-of-render record: the page object
-only supplies the PNG, counts and timings.
-
-Messages are dicts ``{"k": kind, "a", "b", "c", "d"}``:
-
-- ``flag``: a = flag id, b = detail (p5_drawing, text_drawing, raw_drawing, unlisted_call,
-  canvas_size, not_webgl, canvas_replaced, painted_then_cleared, dom_tampering…);
-- ``error``: a = message, b = line; ``blocked``: a = URL, b = CSP directive;
-- ``dom``: a = what was added; ``brush``: a = a brush method the sketch called;
-- ``capture``: a = stage, b = "same" / "other" canvas, c = canvases on the page, d = "WxH".
+The paint realm (harness/replay.js) runs no sketch code, so its answer is trusted: what it
+replayed (brush methods by name and count, paint calls, a background after painting), the
+sketch realm's report that it validated (findings by id, errors, blocked requests), and
+its own findings (a message that was not a display list, one that was too long, a sketch
+that navigated its frame). Playwright adds what it saw from outside: requests that left
+the asset server, navigations, frames the sketch made.
 """
 
 from __future__ import annotations
@@ -28,7 +21,7 @@ class Evidence:
     flags: tuple[RuntimeFlag, ...]
     errors: tuple[JsError, ...]
     blocked: tuple[BlockedRequest, ...]
-    brush_methods: tuple[str, ...]
+    brush_calls: dict[str, int]
 
 
 def _text(value, limit: int = 500) -> str:
@@ -39,50 +32,22 @@ def _line(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _capture_flags(capture: dict | None, size: int, captured: bool) -> list[RuntimeFlag]:
-    """Judged only when there is a PNG: without one the render is blank anyway."""
-    if not captured:
-        return []
-    if capture is None:
-        return [RuntimeFlag("canvas_replaced", "the harness reported no capture")]
-    flags = []
-    count = capture.get("c")
-    if capture.get("b") != "same" or count != 1:
-        flags.append(RuntimeFlag("canvas_replaced", f"{count} canvases at capture"
-                                 + ("" if capture.get("b") == "same" else ", not the one the sketch created")))
-    shape = _text(capture.get("d"))
-    if shape != f"{size}x{size}":
-        flags.append(RuntimeFlag("canvas_size", f"captured {shape}, expected {size}x{size}"))
-    return flags
+def _pairs(value) -> list[tuple]:
+    return [tuple(item) for item in value if isinstance(item, list) and len(item) == 2] \
+        if isinstance(value, list) else []
 
 
-def read_evidence(events: PageEvents, size: int, captured: bool) -> Evidence:
-    """Flags, errors, blocked requests and brush names from one job's messages and Playwright's view.
-    `captured`: the page handed back a PNG."""
-    flags: list[RuntimeFlag] = []
-    errors: list[JsError] = []
-    blocked: list[BlockedRequest] = []
-    brush: list[str] = []
-    capture = None
-    for msg in events.evidence:
-        kind = msg.get("k")
-        if kind == "flag" and _text(msg.get("a"), 40):
-            flags.append(RuntimeFlag(_text(msg.get("a"), 40), _text(msg.get("b"))))
-        elif kind == "dom":
-            flags.append(RuntimeFlag("dom_tampering", _text(msg.get("a"))))
-        elif kind == "error":
-            errors.append(JsError(_text(msg.get("a"), 2000) or "error", _line(msg.get("b"))))
-        elif kind == "blocked":
-            blocked.append(BlockedRequest(_text(msg.get("a"), 2000), _text(msg.get("b"), 200)))
-        elif kind == "brush" and _text(msg.get("a"), 60) and msg.get("a") not in brush:
-            brush.append(msg["a"])
-        elif kind == "capture" and capture is None:
-            capture = msg
-    flags += _capture_flags(capture, size, captured)
-    flags += [RuntimeFlag("dom_tampering", f"opened a {what}") for what in events.frames]
-    flags += [RuntimeFlag("navigation", url) for url in events.navigations]
-    seen = {e.message for e in errors}
-    # Playwright sees the same errors as the harness, worded a little differently.
-    errors += [JsError(m) for m in events.page_errors if not any(m in s or s in m for s in seen)]
-    blocked += [BlockedRequest(url, why) for url, why in events.failed_requests]
-    return Evidence(tuple(dict.fromkeys(flags)), tuple(errors), tuple(blocked), tuple(brush))
+def read_evidence(events: dict, page: PageEvents) -> Evidence:
+    """Flags, errors, blocked requests and brush calls from the paint realm's `events` and
+    what Playwright saw of the page."""
+    flags = [RuntimeFlag(_text(a, 40), _text(b)) for a, b in _pairs(events.get("flags")) if _text(a, 40)]
+    errors = [JsError(_text(m, 2000) or "error", _line(n)) for m, n in _pairs(events.get("errors"))]
+    blocked = [BlockedRequest(_text(u, 2000), _text(d, 200)) for u, d in _pairs(events.get("blocked"))]
+    calls = events.get("calls") if isinstance(events.get("calls"), dict) else {}
+    brush_calls = {name[:60]: n for name, n in calls.items()
+                   if isinstance(name, str) and isinstance(n, int) and not isinstance(n, bool) and n > 0}
+    flags += [RuntimeFlag("dom_tampering", f"opened a {what}") for what in page.frames]
+    flags += [RuntimeFlag("navigation", url) for url in page.navigations]
+    blocked += [BlockedRequest(url, why) for url, why in page.failed_requests]
+    return Evidence(tuple(dict.fromkeys(flags)), tuple(dict.fromkeys(errors)), tuple(dict.fromkeys(blocked)),
+                    brush_calls)

@@ -80,6 +80,9 @@ class RenderResult:
     detail: str = ""
     attempts: int = 1
     repeated: bool = False
+    # The calls the painting replayed, as JSON: {"setup": [[op, *args], ...], "draw": [...] | null},
+    # ops "brush.<method>" or a p5 statement; "" when nothing was replayed.
+    display_list: str = field(default="", repr=False)
 
     @property
     def ok(self) -> bool:
@@ -123,4 +126,5 @@ class RenderResult:
             detail=d["detail"],
             attempts=d.get("attempts", 1),
             repeated=d.get("repeated", False),
+            display_list=d.get("display_list", ""),
         )

@@ -1,0 +1,229 @@
+// brushwork's sketch realm: runs in the sandboxed frame, after p5 and before the sketch.
+//
+// The sketch runs here, in a frame of its own (opaque origin, no network, no storage) that
+// holds no reference to the painting. It gets real p5 for maths, random / noise, colours,
+// vectors and width / height, and a *recording* `brush`: every p5.brush method records its
+// call instead of painting. The language's p5 statements (translate, push, background…) run
+// and are recorded too. Every argument is reduced to data here: numbers, strings, booleans,
+// arrays and plain objects of those; a p5.Color becomes its CSS colour string.
+//
+// When setup (awaited if async) and the first draw have run, this sends ONE message to the
+// paint realm: the display list, what the sketch reached for outside the language (by name:
+// the model is told what it called), its errors and blocked requests. The paint realm
+// validates the message and replays it with the real p5.brush. Nothing here is trusted: the
+// sketch shares this realm and may rewrite any of it, which can change the message but not
+// what a message can do.
+(function () {
+  "use strict";
+  const tag = document.currentScript;
+  const data = tag ? tag.dataset : {};
+  const list = (name) => { const s = String(data[name] || ""); return s === "" ? [] : s.split(","); };
+  const seed = Number(data.seed || 0) >>> 0;
+  const size = Number(data.size || 600);
+  const MAX_OPS = Number(data.maxOps || 50000);
+  const stringify = JSON.stringify;
+  const parentWindow = window.parent;
+  const post = (text) => parentWindow.postMessage(text, "*");
+  const p5Class = window.p5;
+  delete window.__bwSend;
+
+  // mulberry32, as in the paint realm: the sketch's own Math.random is seeded too.
+  let state = seed || 0x9e3779b9;
+  Math.random = function random() {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  const phases = { setup: [], draw: [] };
+  let phase = "setup";
+  let ops = 0;
+  let overflow = false;
+  let canvas = null;
+  let sent = false;
+  let closed = false;  // after the first frame: nothing more is recorded
+  const findings = [];
+  const seen = Object.create(null);
+  const errors = [];
+  const blocked = [];
+  const started = performance.now();
+
+  const finding = (id, detail) => {
+    const key = id + "\u0000" + detail;
+    if (seen[key] === true || findings.length >= 200) return;
+    seen[key] = true;
+    findings[findings.length] = [id, detail];
+  };
+
+  // ---------------------------------------------------------------------------------------
+  // Arguments become data. Anything else is a finding, and the call is not recorded.
+  // ---------------------------------------------------------------------------------------
+  const NOT_DATA = {};
+  const reduce = (v, depth) => {
+    const type = typeof v;
+    if (type === "number" || type === "boolean" || type === "string" || v === null || v === undefined) {
+      return v === undefined ? null : v;
+    }
+    if (type !== "object") return NOT_DATA;
+    if (p5Class && v instanceof p5Class.Color) return String(v);
+    if (depth >= 3) return NOT_DATA;
+    if (Array.isArray(v)) {
+      const out = [];
+      for (let i = 0; i < v.length; i += 1) {
+        const r = reduce(v[i], depth + 1);
+        if (r === NOT_DATA) return NOT_DATA;
+        out[i] = r;
+      }
+      return out;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return NOT_DATA;
+    const out = {};
+    for (const key of Object.keys(v)) {
+      const r = reduce(v[key], depth + 1);
+      if (r === NOT_DATA) return NOT_DATA;
+      out[key] = r;
+    }
+    return out;
+  };
+  const kindOf = (v) => {
+    if (typeof v === "function") return "a function";
+    if (p5Class && v instanceof p5Class.Vector) return "a p5.Vector (pass its .x and .y)";
+    const name = v && v.constructor && typeof v.constructor.name === "string" ? v.constructor.name : "";
+    return name ? "a " + name : "an object";
+  };
+  const record = (name, args, label) => {
+    if (closed) return;
+    if (ops >= MAX_OPS) { overflow = true; return; }
+    const op = [name];
+    for (let i = 0; i < args.length; i += 1) {
+      const r = reduce(args[i], 0);
+      if (r === NOT_DATA) {
+        finding("unsupported_argument", label + "(): argument " + (i + 1) + " is " + kindOf(args[i])
+                + ", not a number, string, colour or array");
+        return;
+      }
+      op[i + 1] = r;
+    }
+    const target = phases[phase];
+    if (target === undefined) return;
+    target[target.length] = op;
+    ops += 1;
+  };
+
+  // ---------------------------------------------------------------------------------------
+  // The recording brush: p5.brush's whole API by name (the paint realm decides which names
+  // it replays: the allow-list). No return values: nothing of the library reaches the sketch.
+  // ---------------------------------------------------------------------------------------
+  const brush = Object.create(null);
+  for (const name of list("brush")) {
+    brush[name] = function () { record("brush." + name, arguments, "brush." + name); };
+  }
+  Object.defineProperty(window, "brush", { value: Object.freeze(brush), writable: false, configurable: false });
+
+  // ---------------------------------------------------------------------------------------
+  // p5, once it has bound its functions to `window` (global mode), before the sketch's setup:
+  // statements run and are recorded; drawing, text, pixels, DOM and files are findings that
+  // do nothing; everything else (maths, colours, vectors) is p5's own.
+  // ---------------------------------------------------------------------------------------
+  const CATEGORIES = ["p5_drawing", "text_drawing", "raw_drawing", "unlisted_call", "external_access"];
+  const ofP5 = (name) => p5Class && typeof p5Class.prototype[name] === "function";
+  // A name the sketch declared at the top level itself (`function line() {…}`) is its own.
+  const setGlobal = (name, value) => {
+    const d = Object.getOwnPropertyDescriptor(window, name);
+    if (d && !d.configurable) return false;
+    Object.defineProperty(window, name, { value: value, writable: true, configurable: true, enumerable: true });
+    return true;
+  };
+  const isFunction = (name) => {  // an opaque origin's storage getters throw
+    try { return typeof window[name] === "function"; } catch (e) { return false; }
+  };
+  const install = () => {
+    for (const name of list("statements")) {
+      const original = window[name];
+      if (typeof original !== "function") continue;
+      setGlobal(name, function () {
+        record(name, arguments, name);
+        original.apply(this, arguments);
+      });
+    }
+    for (const id of CATEGORIES) {
+      for (const name of list(id.replace(/_(\w)/g, (m, c) => c.toUpperCase()))) {  // data-p5-drawing: p5Drawing
+        if (!isFunction(name) || (id !== "external_access" && !ofP5(name))) continue;
+        setGlobal(name, function () { finding(id, name + "()"); });
+      }
+    }
+    for (const name of list("noop")) {
+      if (isFunction(name)) setGlobal(name, function () {});
+    }
+    const createCanvas = window.createCanvas;
+    setGlobal("createCanvas", function (w, h, mode) {
+      if (canvas !== null) finding("canvas_replaced", "createCanvas called twice");
+      if (w !== size || h !== size) {
+        finding("canvas_size", "createCanvas(" + String(w) + ", " + String(h) + ")");
+        throw new Error("brushwork: canvas must be " + size + "x" + size);
+      }
+      if (mode !== window.WEBGL) finding("not_webgl", "canvas mode " + (typeof mode === "string" ? mode : typeof mode));
+      canvas = [w, h, typeof mode === "string" ? mode : ""];
+      createCanvas.call(this, w, h);  // a small 2D canvas here: the painting happens in the paint realm
+    });
+  };
+
+  const finish = (stage, p) => {
+    if (sent) return;
+    sent = true;
+    closed = true;
+    try { if (p) p.noLoop(); } catch (e) { /* the sketch may have broken p5 */ }
+    const message = {
+      v: 1, stage: stage, frameCount: p ? p.frameCount : 0, canvas: canvas, setup: phases.setup,
+      draw: stage === "draw" ? phases.draw : null, overflow: overflow, findings: findings, errors: errors,
+      blocked: blocked, ms: performance.now() - started,
+    };
+    let text;
+    try { text = stringify(message); } catch (e) { text = stringify({ v: 1, stage: "error", errors: [[String(e), null]] }); }
+    post(text);
+  };
+
+  p5Class.registerAddon(function (p5, fn, lifecycles) {
+    lifecycles.presetup = function () {
+      this.randomSeed(seed);
+      this.noiseSeed(seed);
+      install();
+    };
+    lifecycles.postsetup = function () {
+      phase = "between";  // p5's own calls before the first frame (its resetMatrix) are not the sketch's
+      const p = this;
+      if (typeof window.draw !== "function") setTimeout(() => finish("setup", p), 0);
+    };
+    lifecycles.predraw = function () { phase = "draw"; };
+    lifecycles.postdraw = function () {
+      closed = true;
+      const p = this;
+      try { p.noLoop(); } catch (e) { /* the sketch may have broken p5 */ }
+      setTimeout(() => finish("draw", p), 0);  // after what the frame set off (a blocked request's report)
+    };
+  });
+
+  // An error that stops p5 before its first frame ends the sketch's turn with what it recorded.
+  const sketchLine = (file, line) => (typeof file === "string" && file.endsWith("/sketch.js") ? line : null);
+  window.addEventListener("error", (e) => {
+    if (errors.length < 20) errors[errors.length] = [String(e.message || "error").slice(0, 2000), sketchLine(e.filename, e.lineno)];
+    setTimeout(() => finish("error", p5Class.instance), 50);
+  });
+  window.addEventListener("unhandledrejection", (e) => {
+    const reason = e.reason;
+    const text = reason && typeof reason.message === "string" ? reason.message : String(reason);
+    const at = reason && typeof reason.stack === "string" ? /\/sketch\.js:(\d+)/.exec(reason.stack) : null;
+    if (errors.length < 20) errors[errors.length] = ["Uncaught (in promise) " + text.slice(0, 2000), at ? Number(at[1]) : null];
+    setTimeout(() => finish("error", p5Class.instance), 50);
+  });
+  // Navigating the frame away ends the sketch's turn at once (and is a finding).
+  window.addEventListener("pagehide", () => {
+    finding("navigation", "the sketch navigated its frame away");
+    finish("error", null);
+  });
+  document.addEventListener("securitypolicyviolation", (e) => {
+    if (blocked.length < 20) blocked[blocked.length] = [String(e.blockedURI || "(inline)"), String(e.violatedDirective || "")];
+  });
+})();
