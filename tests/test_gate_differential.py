@@ -1,12 +1,14 @@
 """Parser differentials: the gate reads sketches with tree-sitter, the browser runs them with
 V8. Where the two disagree about what is code, code can hide from the static rules (the
-`<!--` attack). A spec-faithful parser (acorn, classic-script goal with Annex B's HTML-like
-comments, as V8 runs the page's sketch) is the oracle:
+`<!--` attack). The static rules are early reasons, not the boundary (the sketch runs in its
+own realm), so a differential can hide a reason, never paint. A spec-faithful parser (acorn,
+classic-script goal with Annex B's HTML-like comments, as V8 runs the sketch) is the oracle:
 
 - on every honest sketch the two agree exactly (same identifiers at the same places);
-- every sketch on which they disagree — the red-team table and 3,000 fuzzed sketches made by
-  splicing comment, string, regex and line-terminator tokens into honest ones — is refused
-  by the static gate.
+- every red-team sketch on which they disagree is refused statically or listed harmless;
+- of 3,000 fuzzed sketches (comment, string, regex and line-terminator tokens spliced into
+  honest ones, with a bare rect, a fetch or a text as payload), those that disagree and pass
+  the static rules are refused when rendered, by what the sketch realm saw them call.
 """
 
 from __future__ import annotations
@@ -114,16 +116,42 @@ def differentials(replies: list[str]) -> list[str]:
     return [reply for (reply, code), oracle in zip(sketches, oracles) if not agree(code, oracle)]
 
 
-def test_every_disagreement_in_the_red_team_is_refused():
+def test_every_disagreement_in_the_red_team_is_refused_or_rendered():
     from redteam import ATTACKS
 
+    by_reply = {a.reply: a for a in ATTACKS}
     found = differentials([a.reply for a in ATTACKS])
-    unrefused = [reply for reply in found if check(reply).passed]
-    assert not unrefused, f"{len(unrefused)} attacks read differently by V8 pass the gate:\n{unrefused[0][:400]}"
+    assert found, "the red team holds no parser differential"
+    # Those the static rules pass are rendered and judged by tests/test_redteam.py (refused or harmless).
+    unrendered = [by_reply[r].id for r in found if check(r).passed and by_reply[r].heavy]
+    assert not unrendered, unrendered
 
 
-def test_every_fuzzed_disagreement_is_refused():
+PAYLOADS = {"rect": "bare_primitive", "fetch": "external_access", "text": "text_on_canvas"}
+
+
+def _runs_in_v8(code: str, oracle: dict) -> set[str]:
+    """The payload names V8 reads as identifiers (so the payload runs), by acorn's ranges."""
+    if not oracle["ok"]:
+        return set()
+    names = {code.encode("utf-16-le")[2 * a:2 * b].decode("utf-16-le") for a, b in oracle["identifiers"]}
+    return names & set(PAYLOADS)
+
+
+@pytest.mark.chromium
+def test_every_fuzzed_disagreement_that_runs_its_payload_is_refused(renderer):
+    from brushwork.gate import GateReport, check_render
+
     found = differentials(fuzzed(3000))
     assert len(found) > 50, "the fuzzer no longer finds differentials: make it harder"
-    unrefused = [reply for reply in found if check(reply).passed]
-    assert not unrefused, f"{len(unrefused)} of {len(found)} differentials pass the gate:\n{unrefused[0][:600]}"
+    codes = [extract_sketch(reply).code for reply in found]
+    live = [(reply, code, names) for reply, code, oracle in zip(found, codes, acorn(codes))
+            if (names := _runs_in_v8(code, oracle))]
+    assert len(live) > 20, "few fuzzed differentials run their payload: make the fuzzer harder"
+    hidden = [item for item in live if check(item[0]).passed]  # the static rules did not see the payload
+    sample = random.Random(1).sample(hidden, min(10, len(hidden)))
+    results = renderer.render_many([code for _, code, _ in sample], seed=0)
+    for (reply, _, names), result in zip(sample, results):
+        report = check_render(GateReport(()), result)
+        wanted = {PAYLOADS[n] for n in names} | {"js_error", "syntax_error"}
+        assert wanted & set(report.ids), f"{sorted(names)} ran unseen: {report.ids}\n{reply[:400]}"

@@ -188,7 +188,7 @@ def test_corpus_replies_pass_the_whole_gate(corpus_renders, record_property):
             refused.append(f"{path.parent.name}/{path.name}: {' | '.join(problems)}")
     accepted = f"{len(rendered) - len(refused)}/{len(rendered)} accepted"
     record_property("acceptance", f"{accepted}; rendered again alone after a timeout: {retried or 'none'}")
-    print(accepted, "; rendered again alone after a timeout:", retried or "none")
+    print(f"{accepted}; rendered again alone after a timeout: {retried or 'none'}")
     assert not refused, f"{accepted}; refused:\n" + "\n".join(refused)
 
 

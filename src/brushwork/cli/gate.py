@@ -173,7 +173,9 @@ def language():
     for finding, names in L.FINDINGS.items():
         rule = {"p5_drawing": "bare_primitive", "text_drawing": "text_on_canvas", "raw_drawing": "raw_pixels"}.get(
             finding, finding)
-        table.add_row(f"p5 {finding.replace('_', ' ')}", ", ".join(sorted(names)),
+        what = {"p5_drawing": "p5 drawing", "unlisted_call": "p5 loading, DOM, canvas",
+                "external_access": "browser network"}.get(finding, "p5 " + finding.replace("_", " "))
+        table.add_row(what, ", ".join(sorted(names)),
                       f"do nothing; {rule} ({RULES_BY_ID[rule].severity})")
     table.add_row("arguments", "numbers, strings, booleans, p5.Color (as its CSS colour), arrays and plain objects "
                   "of those", "anything else: unsupported_argument (broken)")
