@@ -3,8 +3,10 @@
 Modes, all on the same Chromium binary, the same sketches and the same seed:
 
 - a1  the recipe as published: Playwright launches Chromium with the recipe's flags, one
-      browser, a fresh page per sketch with p5, p5.brush (and brushwork's harness, so the
-      paintings are comparable) inlined by `page.set_content`, sketches one after another;
+      browser, a fresh page per sketch with p5 and p5.brush inlined by `page.set_content`
+      (no brushwork harness, as in the recipe: Math.random and p5's random/noise seeded as
+      brushwork seeds them, so the paintings are comparable, and a small p5 addon that captures
+      the canvas after the first frame), sketches one after another;
 - a2  the same page-per-sketch baseline launched with brushwork's `CHROMIUM_FLAGS`;
 - b   brushwork's `Renderer` (cache off, default workers), all sketches at once.
 
@@ -15,11 +17,9 @@ sits from upstream, and run-to-run noise (upstream's against the deterministic b
 
 Reports renders per minute, median latency, wall/in-page overhead (b), peak RSS of all
 Chromium processes, the mean absolute pixel difference of each baseline painting against
-brushwork's, and (unless --skip-extras) how long replacing a killed browser takes, what
-the static gate and OCR cost, and what the gate v2 evidence path costs: the same sketches
-rendered one at a time by this checkout's renderer and by the v1 renderer (its source taken
-from git at EVIDENCE_BASELINE), each in its own process, alternating ABBA. Writes its section
-of benchmarks/RESULTS.md.
+brushwork's, and (unless --skip-extras) how long replacing a killed browser takes and what
+the static gate and OCR cost. Writes its section of benchmarks/RESULTS.md. (Render time against
+an earlier renderer is `--against REV`, below.)
 
     .venv/bin/python benchmarks/render.py                # full run, ~10-12 min on 2 cores (a1 is ~8)
     .venv/bin/python benchmarks/render.py --quick        # smoke run, writes nothing
@@ -62,9 +62,7 @@ RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-sw
 QUIET_FLAGS = ("--disable-background-networking", "--disable-component-update", "--no-first-run",
                "--disable-sync", "--disable-quic")
 QUIET_CORES = 0.25  # other processes' load below which a mode counts as undisturbed
-TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05, "evidence": 1.05, "realm": 1.10}
-# The last commit before gate v2: its renderer read the page's own record (window.__bwEvents).
-EVIDENCE_BASELINE = "c4c04361c6fcd851a647ebf6f7c822dc4f384439"
+TARGETS = {"diff": 0.25, "vs_a1": 10.0, "vs_a2": 1.5, "overhead": 1.05, "realm": 1.10}
 START, END = "<!-- render-benchmark:start -->", "<!-- render-benchmark:end -->"
 # --against: the last single-realm renderer (the sketch ran in the paint page: harness.js, guard.js).
 REALM_BASELINE = "28b51cd"
@@ -216,8 +214,57 @@ def load_sketches(quick: bool) -> list[tuple[str, str]]:
     return [(p.stem, p.read_text()) for p in (paths[:3] if quick else paths)]
 
 
+# The baselines' own capture (the recipe had no harness): a p5 addon registered after p5.brush, so its
+# hooks run after p5.brush's (whose postdraw paints). It seeds p5's random() and noise() as brushwork's
+# realms do, so the paintings can be compared, and captures right after the first frame (or after setup
+# when the sketch has no draw, or shortly after an error that stops p5), reading one pixel first so
+# that the GL work is finished. `window.__bwResult()` answers JSON {"result": {"dataUrl": ...}}.
+CAPTURE_JS = """(function () {
+  "use strict";
+  const params = window.__bwParams || { seed: 0 };
+  let finished = false;
+  let resolveDone;
+  const done = new Promise((resolve) => { resolveDone = resolve; });
+  let inst = null;
+  const capture = (p, stage) => {
+    if (finished) return;
+    finished = true;
+    const result = { stage: stage, dataUrl: null };
+    try {
+      if (p) p.noLoop();
+      const renderer = p ? p._renderer : null;
+      const gl = renderer ? renderer.GL : null;
+      if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      if (renderer && renderer.canvas) result.dataUrl = renderer.canvas.toDataURL("image/png");
+    } catch (e) { result.error = String(e); }
+    resolveDone(result);
+  };
+  p5.registerAddon((p5, fn, lifecycles) => {
+    lifecycles.presetup = function () {
+      inst = this;
+      this.randomSeed(params.seed);
+      this.noiseSeed(params.seed);
+    };
+    lifecycles.postsetup = function () {
+      const p = this;
+      if (typeof window.draw !== "function") setTimeout(() => capture(p, "setup"), 0);
+    };
+    lifecycles.postdraw = function () {
+      const p = this;
+      setTimeout(() => capture(p, "draw"), 0);
+    };
+  });
+  const onFailure = () => setTimeout(() => capture(inst, "error"), 50);
+  window.addEventListener("error", onFailure);
+  window.addEventListener("unhandledrejection", onFailure);
+  window.__bwResult = () => done.then((result) => JSON.stringify({ result: result }));
+})();
+"""
+
+
 def baseline_html(code: str, seed: int) -> str:
-    """The page a baseline inlines: brushwork's harness around the libraries, in brushwork's order."""
+    """The page a baseline inlines: Math.random seeded (brushwork's seed.js, which does only that and
+    sets window.__bwParams), p5, p5.brush, the baselines' own capture script (CAPTURE_JS), the sketch."""
     from brushwork.render.assets import Libraries, harness_file
 
     libs = Libraries.locate()
@@ -230,7 +277,7 @@ def baseline_html(code: str, seed: int) -> str:
         '<!doctype html>\n<html><head><meta charset="utf-8"><title>baseline</title></head>',
         '<body style="margin:0;background:#fff">',
         script(harness_file("seed.js"), f' data-seed="{seed}" data-size="{SIZE}"'),
-        script(libs.p5), script(libs.brush), script(harness_file("harness.js")), script(harness_file("guard.js")),
+        script(libs.p5), script(libs.brush), script(CAPTURE_JS),
         script(code),
         "</body></html>",
     ])
@@ -323,74 +370,6 @@ async def measure_restart(code: str, binary: str) -> dict:
             res = await r.render(code, seed=1)
             after.append((res.status, time.perf_counter() - t0, res.paint_fraction))
         return {"hung_status": hung.status, "hung_call_s": hung_s, "restarts": list(r.restarts), "after": after}
-
-
-def evidence_child(src: str, sketch_file: str, seed: int, binary: str) -> None:
-    """Child process: render the sketches one at a time with the brushwork found in `src`; JSON out."""
-    sys.path.insert(0, src)
-    import brushwork
-    from brushwork.render import RenderConfig, Renderer
-
-    assert Path(brushwork.__file__).resolve().is_relative_to(Path(src).resolve()), brushwork.__file__
-    sketches = json.loads(Path(sketch_file).read_text())
-
-    async def go() -> dict:
-        walls = {}
-        async with Renderer(RenderConfig(use_cache=False, workers=1, chromium=binary)) as r:
-            await r.render(sketches[0][1], seed=seed)  # shaders compile on the first render: not timed
-            for name, code in sketches:
-                t0 = time.perf_counter()
-                res = await r.render(code, seed=seed)
-                walls[name] = time.perf_counter() - t0 if res.ok else None
-        return walls
-
-    print(json.dumps(asyncio.run(go())))
-
-
-def measure_evidence(sketches, seed: int, binary: str, rounds: int) -> dict:
-    """v2 renderer (evidence through a CDP binding, stack attribution, CPU budget) against v1, same run."""
-    import subprocess
-    import tarfile
-    import tempfile
-
-    from brushwork.render.assets import find_node_modules
-
-    repo = HERE.parent
-    current = Path(__import__("brushwork").__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory(prefix="bw-evidence-") as tmp:
-        archive = subprocess.run(["git", "-C", str(repo), "archive", EVIDENCE_BASELINE, "src/brushwork"],
-                                 capture_output=True, check=False)
-        if archive.returncode:
-            return {"skipped": f"git archive {EVIDENCE_BASELINE[:8]} failed: {archive.stderr.decode()[:200]}"}
-        with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
-            tar.extractall(tmp, filter="data")
-        sketch_file = Path(tmp) / "sketches.json"
-        sketch_file.write_text(json.dumps(sketches))
-        env = {**os.environ, "BRUSHWORK_NODE_MODULES": str(find_node_modules())}
-        walls: dict[str, list[dict]] = {"v1": [], "v2": []}
-        order = [("v1", "v2"), ("v2", "v1")] * rounds  # ABBA: drift over the run falls on both
-        for i, pair in enumerate(order):
-            for version in pair:
-                src = str(Path(tmp) / "src") if version == "v1" else str(current)
-                console.print(f"  [dim]evidence[/] round {i + 1}/{2 * rounds}: {version}")
-                out = subprocess.run([sys.executable, __file__, "--evidence-child", src, sketch_file, str(seed),
-                                      binary], capture_output=True, text=True, env=env, check=False)
-                if out.returncode:
-                    return {"skipped": f"{version} child failed: {out.stderr.strip()[-300:]}"}
-                walls[version].append(json.loads(out.stdout.strip().splitlines()[-1]))
-    per_sketch = {}
-    for name, _ in sketches:
-        v1 = [w[name] for w in walls["v1"] if w.get(name)]
-        v2 = [w[name] for w in walls["v2"] if w.get(name)]
-        if v1 and v2:
-            per_sketch[name] = (statistics.median(v1), statistics.median(v2))
-    if not per_sketch:
-        return {"skipped": "no sketch rendered in both versions"}
-    ratios = [b / a for a, b in per_sketch.values()]
-    total = sum(b for _, b in per_sketch.values()) / sum(a for a, _ in per_sketch.values())
-    return {"median_ratio": statistics.median(ratios), "total_ratio": total, "n": len(per_sketch),
-            "runs": 2 * rounds, "v1_s": statistics.median(a for a, _ in per_sketch.values()),
-            "v2_s": statistics.median(b for _, b in per_sketch.values())}
 
 
 def measure_ocr(run: ModeRun) -> dict:
@@ -532,12 +511,6 @@ def extra_rows(extras: dict) -> list[list[str]]:
     rows.append(["OCR (text_in_image) per painting, median over brushwork's paintings",
                  f"skipped: {ocr['skipped']}" if "skipped" in ocr
                  else f"{ocr['median_ms']:.0f} ms (max {ocr['max_ms']:.0f} ms, {ocr['n']} paintings; goal ≤ 250 ms)"])
-    ev = extras.get("evidence", {"skipped": "not measured"})
-    rows.append([f"gate v2 evidence path: render wall v2 / v1 ({EVIDENCE_BASELINE[:8]}), 1 worker, one at a time",
-                 f"skipped: {ev['skipped']}" if "skipped" in ev else
-                 (f"median per sketch {ev['median_ratio']:.3f}×, all sketches {ev['total_ratio']:.3f}× "
-                  f"(median render {ev['v1_s']:.2f} s → {ev['v2_s']:.2f} s; {ev['n']} sketches, median of "
-                  f"{ev['runs']} runs each, ABBA; goal ≤ {TARGETS['evidence']:g}×)")])
     return rows
 
 
@@ -882,10 +855,6 @@ async def render_modes(args) -> None:
         cheapest = min(b.ok or b.renders, key=lambda r: r.wall_s).name
         restart = await measure_restart(dict(sketches)[cheapest], binary)
         extras = {"restart": {**restart, "sketch": cheapest}, "gate": measure_gate(sketches), "ocr": measure_ocr(b)}
-        if args.evidence_rounds:
-            console.print("[bold]extras[/] evidence path: v2 renderer against v1")
-            await wait_quiet(args.wait_quiet)
-            extras["evidence"] = measure_evidence(sketches, args.seed, binary, args.evidence_rounds)
     if args.save_png:
         save_pngs(Path(args.save_png), runs)
     blocks = tables(runs, pixel_diffs(b, [r for r in runs if r.mode in ("a1", "a2")]), extras)
@@ -922,8 +891,6 @@ def parse_args(argv=None):
     p.add_argument("--write", action=argparse.BooleanOptionalAction, default=None,
                    help="write the results section (default: yes, except with --quick)")
     p.add_argument("--save-png", metavar="DIR", help="also save every painting as DIR/<sketch>.<mode>.png")
-    p.add_argument("--evidence-rounds", type=int, default=3,
-                   help="ABBA rounds of the v2-vs-v1 evidence-path measure (each renders every sketch twice); 0 skips")
     p.add_argument("--shader-only", action="store_true",
                    help="only compare p5.brush's builds (upstream, fast, deterministic): benchmarks/shader.py")
     p.add_argument("--skip-shader", action="store_true", help="skip the p5.brush build comparison")
@@ -936,22 +903,13 @@ def parse_args(argv=None):
                    help="--against: timed passes over the sketches in each block (after one untimed warm-up pass)")
     p.add_argument("--against-rounds", type=int, default=1,
                    help="--against: repeats of the A B B A order")
-    p.add_argument("--evidence-child", nargs=4, metavar=("SRC", "SKETCHES", "SEED", "CHROMIUM"),
-                   help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.quick and args.recipe_limit is None:
         args.recipe_limit = 1
-    if args.quick and args.evidence_rounds == 3:
-        args.evidence_rounds = 1
     if args.quick and args.against_passes == 2:
         args.against_passes = 1
     return args
 
 
 if __name__ == "__main__":
-    _args = parse_args()
-    if _args.evidence_child:
-        _src, _file, _seed, _binary = _args.evidence_child
-        evidence_child(_src, _file, int(_seed), _binary)
-    else:
-        asyncio.run(main(_args))
+    asyncio.run(main(parse_args()))
