@@ -104,3 +104,10 @@ def test_pixel_density_is_harmless_other_canvas_changes_are_not():
     assert ok("pixelDensity(1);").passed
     assert ok("pixelDensity(2);").passed
     assert "bare_primitive" in ok("resizeCanvas(300, 300);").ids
+
+
+def test_awaited_timers_in_async_setup_are_fine_deferred_painting_is_not():
+    waited = SKELETON.format(body="").replace("function setup() {", "async function setup() {\n"
+                                              "  await new Promise((done) => setTimeout(done, 20));")
+    assert check(waited).passed, check(waited).ids
+    assert "deferred_code" in ok("setTimeout(() => brush.circle(10, 10, 5), 0);").ids

@@ -158,8 +158,20 @@ def _timer_calls(facts: Facts):
 
 def deferred_code(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
     for name, call, first in _timer_calls(facts):
-        if first is not None and first.type in FUNCTION_LIKE:
-            yield f"{name}() paints after the first frame, which is the one captured", line(call)
+        if first is not None and first.type in FUNCTION_LIKE and not _in_promise_executor(call):
+            yield (f"{name}() runs after the first frame, which is the one painted; to wait in an async "
+                   f"setup(), await new Promise((done) => {name}(done, ms))"), line(call)
+
+
+def _in_promise_executor(node) -> bool:
+    """`await new Promise((done) => setTimeout(done, 50))` in an async setup: p5 waits for it."""
+    cur = node.parent
+    while cur is not None and cur.type not in ("arrow_function", "function_expression", "function"):
+        cur = cur.parent
+    args = cur.parent if cur is not None else None
+    new = args.parent if args is not None and args.type == "arguments" else None
+    ctor = new.child_by_field_name("constructor") if new is not None and new.type == "new_expression" else None
+    return ctor is not None and text(ctor) == "Promise"
 
 
 def text_on_canvas(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
