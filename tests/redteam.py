@@ -1121,6 +1121,7 @@ _WHY = {
     "globals": "the frame is fresh for every render: `window.name` starts empty",
     "canvas": "the paint realm's canvas is fixed (the configured size, density 1)",
     "probing": "ordinary p5 and JavaScript, which the sketch may use",
+    "resource": "a density in the sketch realm sizes only that realm's small canvas; the painting's is fixed",
     "syntax": "ordinary JavaScript, which the sketch may use",
 }
 HARMLESS: dict[str, str] = {f"{family}/{name}": _WHY[family] for family, names in {
@@ -1138,6 +1139,7 @@ HARMLESS: dict[str, str] = {f"{family}/{name}": _WHY[family] for family, names i
     "escapes": ["concat_on_this", "escaped_global_key"],
     "globals": ["var_name_channel"],
     "canvas": ["pixel_density_half"],
+    "resource": ["pixel_density_huge"],
     "probing": ["millis_branch", "frame_rate", "is_looping", "create_vector", "shear", "apply_matrix",
                 "typeof_window", "date_now_seed", "device_pixel_ratio", "delta_time"],
     "syntax": ["regex_literal", "label", "debugger", "delete_property", "generator", "private_field",
@@ -1158,6 +1160,8 @@ RECLASSIFIED: dict[str, tuple[str, ...]] = {
     "tamper/brush_parameter": ("disallowed_brush_method",),
     "tamper/brush_shadowed_in_block": ("disallowed_brush_method",),
     "tamper/p5_event_hook": ("bare_primitive",),
+    # The calls cross as a list with a cap: refused before anything is painted.
+    "resource/many_vertices": ("too_long",),
     # The timer is an alias the static rules no longer follow; the bare rect it schedules is named.
     "defer/timer_alias": ("bare_primitive",),
 }

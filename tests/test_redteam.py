@@ -189,6 +189,4 @@ def quick_renderer(private_cache):
 @pytest.mark.parametrize("attack", HEAVY, ids=_ids(HEAVY))
 def test_heavy_attack_is_rejected_at_run_time(quick_renderer, attack: Attack):
     render = quick_renderer.render(_code(attack.reply), seed=0)
-    report = check_render(GateReport(()), render)
-    assert not report.passed, f"{attack.id}: the render showed nothing wrong"
-    assert set(attack.runtime_expect) & set(report.ids), f"{attack.id}: {_explain(report)}"
+    _refused_or_harmless(attack, check_render(GateReport(()), render), render)

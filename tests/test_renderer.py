@@ -80,8 +80,9 @@ def test_cache_returns_identical_render(renderer):
 @pytest.mark.parametrize("body,setup_extra,expected", [
     ("rect(10, 10, 300, 300);", "", "p5_drawing"),
     ("brush.circle(300, 300, 100); background(255);", "", "painted_then_cleared"),
-    ("brush.circle(300, 300, 100); document.body.appendChild(document.createElement('div'));", "", "dom_tampering"),
-    ("brush.circle(300, 300, 100);", "resizeCanvas(300, 300);", "canvas_size"),
+    ("brush.circle(300, 300, 100); createDiv('a caption');", "", "unlisted_call"),
+    ("brush.circle(300, 300, 100);", "resizeCanvas(300, 300);", "unlisted_call"),
+    ("brush.circle(300, 300, 100); text('10/10', 20, 20);", "", "text_drawing"),
 ])
 def test_runtime_flags(renderer, body, setup_extra, expected):
     r = renderer.render(sketch(body, setup_extra), use_cache=False)
@@ -90,12 +91,14 @@ def test_runtime_flags(renderer, body, setup_extra, expected):
 
 
 def test_network_is_blocked_and_reported(renderer):
-    body = ("brush.circle(300, 300, 100); fetch('http://example.com/x').catch(() => 0);"
+    # fetch is named (and does nothing); an image load and eval are blocked by the sketch realm's policy
+    body = ("brush.circle(300, 300, 100); fetch('http://example.com/x');"
             "new Image().src = 'http://127.0.0.1:9/leak'; try { eval('1') } catch (e) {}")
     r = renderer.render(sketch(body), use_cache=False)
     assert r.status == "ok"
+    assert "external_access" in flag_ids(r)
     urls = " ".join(b.url + " " + b.reason for b in r.blocked_requests)
-    assert "example.com" in urls and "127.0.0.1:9" in urls and "eval" in urls
+    assert "127.0.0.1:9" in urls and "eval" in urls, urls
 
 
 def test_wrong_canvas_size_is_refused(renderer):
@@ -151,10 +154,10 @@ async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
 
 
 @pytest.mark.parametrize("body,expected", [
-    # reaching the GL context or a 2D context without the names the static gate knows
-    ("const k = ['drawing', 'Context'].join(''); const gl = window[k]; gl.clearColor(1, 0, 0, 1);"
-     "gl.clear(gl.COLOR_BUFFER_BIT);", "raw_drawing"),
-    ("const c = new OffscreenCanvas(10, 10).getContext('2d'); c.fillText('A+', 1, 5);", "text_drawing"),
+    # p5's functions under names the static rules cannot read
+    ("const k = ['load', 'Pixels'].join(''); window[k]();", "raw_drawing"),
+    ("const t = window['te' + 'xt']; t('A+', 1, 5);", "text_drawing"),
+    ("window[['re', 'ct'].join('')](0, 0, 600, 600);", "p5_drawing"),
 ])
 def test_runtime_catches_what_static_names_miss(renderer, body, expected):
     r = renderer.render(sketch("brush.circle(300, 300, 100);" + body), use_cache=False)
@@ -178,8 +181,8 @@ def test_describe_is_accessibility_not_tampering(renderer):
 
 
 def test_runtime_flags_name_the_right_rule(renderer):
-    r = renderer.render(sketch("brush.circle(300, 300, 100); p5.instance.text('A+', 10, 10);"
-                               "p5.instance.loadPixels();"), use_cache=False)
+    r = renderer.render(sketch("brush.circle(300, 300, 100); window['text']('A+', 10, 10);"
+                               "window['loadPixels']();"), use_cache=False)
     ids = flag_ids(r)
     assert "text_drawing" in ids and "raw_drawing" in ids and "p5_drawing" not in ids
 
