@@ -221,7 +221,7 @@ def load_sketches(quick: bool) -> list[tuple[str, str]]:
 # that the GL work is finished. `window.__bwResult()` answers JSON {"result": {"dataUrl": ...}}.
 CAPTURE_JS = """(function () {
   "use strict";
-  const params = window.__bwParams || { seed: 0 };
+  const params = { seed: Number(document.currentScript.dataset.seed || 0) >>> 0 };
   let finished = false;
   let resolveDone;
   const done = new Promise((resolve) => { resolveDone = resolve; });
@@ -263,8 +263,8 @@ CAPTURE_JS = """(function () {
 
 
 def baseline_html(code: str, seed: int) -> str:
-    """The page a baseline inlines: Math.random seeded (brushwork's seed.js, which does only that and
-    sets window.__bwParams), p5, p5.brush, the baselines' own capture script (CAPTURE_JS), the sketch."""
+    """The page a baseline inlines: Math.random seeded (brushwork's seed.js, which does only that), p5,
+    p5.brush, the baselines' own capture script (CAPTURE_JS), the sketch."""
     from brushwork.render.assets import Libraries, harness_file
 
     libs = Libraries.locate()
@@ -277,7 +277,7 @@ def baseline_html(code: str, seed: int) -> str:
         '<!doctype html>\n<html><head><meta charset="utf-8"><title>baseline</title></head>',
         '<body style="margin:0;background:#fff">',
         script(harness_file("seed.js"), f' data-seed="{seed}" data-size="{SIZE}"'),
-        script(libs.p5), script(libs.brush), script(CAPTURE_JS),
+        script(libs.p5), script(libs.brush), script(CAPTURE_JS, f' data-seed="{seed}"'),
         script(code),
         "</body></html>",
     ])

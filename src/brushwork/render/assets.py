@@ -60,16 +60,17 @@ def _csv(names) -> str:
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
-<script src="/h/{version}/seed.js" data-seed="{seed}" data-size="{size}" data-frame="/job/{token}/frame.html"
- data-allow="{allow}" data-brush="{brush_api}" data-painting="{painting}" data-replay="{replay}"
- data-findings="{findings}" data-max-ops="{max_ops}" data-max-bytes="{max_bytes}"></script>
+<script src="/h/{version}/seed.js" data-seed="{seed}"></script>
 <script src="/lib/{version}/p5.min.js"></script>
 <script src="/lib/{version}/{brush}"></script>
-<script src="/h/{version}/replay.js"></script>
+<script src="/h/{version}/replay.js" data-seed="{seed}" data-size="{size}" data-frame="/job/{token}/frame.html"
+ data-allow="{allow}" data-brush="{brush_api}" data-painting="{painting}" data-replay="{replay}"
+ data-findings="{findings}" data-max-ops="{max_ops}" data-max-bytes="{max_bytes}"></script>
 </body></html>
 """
 FRAME = """<!doctype html>
 <html><head><meta charset="utf-8"></head><body style="margin:0">
+<script src="/h/{version}/seed.js" crossorigin="anonymous" data-seed="{seed}"></script>
 <script src="/lib/{version}/p5.min.js" crossorigin="anonymous"></script>
 <script src="/h/{version}/realm.js" crossorigin="anonymous" data-seed="{seed}" data-size="{size}"
  data-brush="{brush_api}" data-statements="{statements}" data-p5-drawing="{p5_drawing}"

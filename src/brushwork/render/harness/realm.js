@@ -1,4 +1,4 @@
-// brushwork's sketch realm: runs in the sandboxed frame, after p5 and before the sketch.
+// brushwork's sketch realm: runs in the sandboxed frame, after seed.js and p5, before the sketch.
 //
 // The sketch runs here, in a frame of its own (opaque origin, no network, no storage) that
 // holds no reference to the painting. It gets real p5 for maths, random / noise, colours,
@@ -26,15 +26,6 @@
   const post = (text) => parentWindow.postMessage(text, "*");
   const p5Class = window.p5;
   delete window.__bwSend;
-
-  // mulberry32, as in the paint realm: the sketch's own Math.random is seeded too.
-  let state = seed || 0x9e3779b9;
-  Math.random = function random() {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 
   const phases = { setup: [], draw: [] };
   let phase = "setup";

@@ -8,7 +8,13 @@
 // first draw. The painting is that replay and nothing else.
 (function () {
   "use strict";
-  const params = window.__bwParams;
+  const data = document.currentScript.dataset;
+  const list = (name) => { const s = String(data[name] || ""); return s === "" ? [] : s.split(","); };
+  const params = {
+    seed: Number(data.seed || 0) >>> 0, size: Number(data.size || 600), frame: String(data.frame || ""),
+    allow: list("allow"), brush: list("brush"), painting: list("painting"), replay: list("replay"),
+    findings: list("findings"), maxOps: Number(data.maxOps || 50000), maxBytes: Number(data.maxBytes || 8000000),
+  };
   const table = (names) => { const t = Object.create(null); for (const n of names) t[n] = true; return t; };
   const allowed = table(params.allow);
   const known = table(params.brush);
@@ -20,7 +26,7 @@
   const errors = [];
   const blocked = [];
   const counts = Object.create(null);
-  const timings = { start: params.start };
+  const timings = { start: 0 };  // navigation start: performance.now()'s origin
   let paintCalls = 0;
   let clearedAfterPaint = 0;
   let replayedOps = 0;
