@@ -25,7 +25,6 @@
   const parentWindow = window.parent;
   const post = (text) => parentWindow.postMessage(text, "*");
   const p5Class = window.p5;
-  delete window.__bwSend;
 
   const phases = { setup: [], draw: [] };
   let phase = "setup";
