@@ -129,6 +129,11 @@
   const isFunction = (name) => {  // an opaque origin's storage getters throw
     try { return typeof window[name] === "function"; } catch (e) { return false; }
   };
+  const nameOnly = (id, applies) => {  // each function of the category becomes a finding by name
+    for (const name of list(id.replace(/_(\w)/g, (m, c) => c.toUpperCase()))) {  // data-p5-drawing: p5Drawing
+      if (isFunction(name) && applies(name)) setGlobal(name, function () { finding(id, name + "()"); });
+    }
+  };
   const install = () => {
     for (const name of list("statements")) {
       const original = window[name];
@@ -138,12 +143,7 @@
         original.apply(this, arguments);
       });
     }
-    for (const id of CATEGORIES) {
-      for (const name of list(id.replace(/_(\w)/g, (m, c) => c.toUpperCase()))) {  // data-p5-drawing: p5Drawing
-        if (!isFunction(name) || (id !== "external_access" && !ofP5(name))) continue;
-        setGlobal(name, function () { finding(id, name + "()"); });
-      }
-    }
+    for (const id of CATEGORIES) if (id !== "external_access") nameOnly(id, ofP5);
     for (const name of list("noop")) {
       if (isFunction(name)) setGlobal(name, function () {});
     }
@@ -159,6 +159,9 @@
       createCanvas.call(this, w, h);  // a small 2D canvas here: the painting happens in the paint realm
     });
   };
+
+  // The browser's ways out exist before the sketch runs (its top level may call them): named now.
+  nameOnly("external_access", () => true);
 
   const finish = (stage, p) => {
     if (sent) return;
@@ -209,6 +212,8 @@
     setTimeout(() => finish("error", p5Class.instance), 50);
   });
   // Navigating the frame away ends the sketch's turn at once (and is a finding).
+  // A navigation the sketch starts is named when it starts (the message may leave before it lands).
+  window.addEventListener("beforeunload", () => finding("navigation", "the sketch navigated its frame away"));
   window.addEventListener("pagehide", () => {
     finding("navigation", "the sketch navigated its frame away");
     finish("error", null);
