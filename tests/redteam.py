@@ -1160,8 +1160,6 @@ RECLASSIFIED: dict[str, tuple[str, ...]] = {
     "tamper/brush_parameter": ("disallowed_brush_method",),
     "tamper/brush_shadowed_in_block": ("disallowed_brush_method",),
     "tamper/p5_event_hook": ("bare_primitive",),
-    # fetch hidden from the static rules by a parser differential: named at run time.
-    "parser/arrow_body_then_regex_fetch": ("external_access", "blocked_request"),
     # The calls cross as a list with a cap: refused before anything is painted.
     "resource/many_vertices": ("too_long",),
     # The timer is an alias the static rules no longer follow; the bare rect it schedules is named.

@@ -80,6 +80,9 @@ def _refused_or_harmless(attack: Attack, report: GateReport, render, alone: bool
     expected = set(attack.expect) | set(attack.runtime_expect) | set(RECLASSIFIED.get(attack.id, ()))
     if alone:
         expected |= BROKEN
+    if "blocked_request" in expected:
+        # The sketch realm names the browser's network functions before they run: the request never leaves.
+        expected.add("external_access")
     if report.passed:
         # Letters drawn with allowed calls reach the canvas by design: only the OCR can refuse them.
         assert "text_in_image" not in attack.runtime_expect, f"{attack.id}: lettering passed the OCR"
