@@ -39,7 +39,7 @@ P5_TEXT = frozenset({
     "text", "textFont", "textSize", "textAlign", "textStyle", "textWidth", "textLeading",
     "textAscent", "textDescent", "textWrap", "textBounds", "textToPoints", "textToContours",
     "textToModel", "textDirection", "textProperty", "textProperties", "textWeight", "fontBounds",
-    "fontWidth", "fontAscent", "fontDescent", "loadFont",
+    "fontWidth", "fontAscent", "fontDescent",
 })
 TEXT_MEMBERS = frozenset({"fillText", "strokeText", "font", "measureText"})
 

@@ -40,6 +40,12 @@ class _Navigated(Exception):
     pass
 
 
+def _navigated(destination: str, seed: int, size: int, wall: float, queued: float) -> RenderResult:
+    """The sketch navigated its frame away: that is the sketch's doing (a `navigation` flag), not ours."""
+    return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", destination),),
+                        timings=Timings(wall, queue_s=queued), detail="the sketch navigated its frame away")
+
+
 class _TooSlow(Exception):
     def __init__(self, cpu_s: float):
         super().__init__(f"{cpu_s:.1f} CPU-s")
@@ -141,9 +147,7 @@ class ChromiumBackend:
             return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
                                 detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")
         except _Navigated as e:
-            return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", str(e)),),
-                                timings=Timings(time.perf_counter() - t0, queue_s=queued),
-                                detail="the sketch navigated its frame away")
+            return _navigated(str(e), seed, size, time.perf_counter() - t0, queued)
         except _TooSlow as e:
             wall = time.perf_counter() - t0
             await self._replace(worker)
@@ -186,10 +190,8 @@ class ChromiumBackend:
         navigations = list(worker.events.navigations)
         if worker.alive and "context was destroyed" in str(error):
             navigations = navigations or ["(unknown destination)"]
-        if worker.alive and navigations:
-            # The sketch navigated its own page away: that is the sketch's doing, not ours.
-            return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", navigations[0]),),
-                                timings=Timings(wall, queue_s=queued), detail=str(error).splitlines()[0])
+        if worker.alive and navigations:   # the navigation landed before the watcher saw it
+            return _navigated(navigations[0], seed, size, wall, queued)
         await self._replace(worker)
         return RenderResult("crashed", seed, size, timings=Timings(wall, queue_s=queued),
                             detail=f"browser failed mid-render ({type(error).__name__}: "
