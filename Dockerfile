@@ -20,7 +20,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-COPY pyproject.toml README.md LICENSE ./
+COPY pyproject.toml setup.py README.md LICENSE ./
 COPY scripts/vendor_libs.py scripts/patch_brush.py ./scripts/
 COPY src ./src
 ARG EXTRAS=""

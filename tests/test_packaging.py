@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -99,6 +103,44 @@ def test_package_data_and_gitignore_ship_the_copy_but_do_not_commit_it():
     assert "scripts/vendor_libs.py" in (ROOT / "Makefile").read_text()
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "scripts/vendor_libs.py" in dockerfile and "EXTRAS" in dockerfile
+
+
+def _clean_clone(dest: Path) -> Path:
+    """The files a clean clone has (git's tracked files, as they are in this tree now)."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / name, dest / name)
+    return dest
+
+
+def _build_wheel(tree: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "--disable-pip-version-check", "-q", "-w", str(out), str(tree)],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_a_wheel_from_a_clean_clone_carries_p5_and_p5_brush_or_is_not_built(node_modules, tmp_path):
+    tree = _clean_clone(tmp_path / "clone")
+    assert not any((tree / "src/brushwork/render/lib").glob("*.js")), "the libraries are committed"
+
+    refused = _build_wheel(tree, tmp_path / "refused")
+    assert refused.returncode != 0 and not list((tmp_path / "refused").glob("*.whl"))
+    assert "npm ci" in refused.stdout + refused.stderr, refused.stdout + refused.stderr
+
+    (tree / "node_modules").symlink_to(node_modules, target_is_directory=True)
+    built = _build_wheel(tree, tmp_path / "dist")
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = (tmp_path / "dist").glob("brushwork-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    lib = "brushwork/render/lib/"
+    for name in ("p5.min.js", "p5.brush.js", "p5.brush.fast.js", "p5.brush.deterministic.js",
+                 "p5.license.txt", "p5.brush.LICENSE.md", "p5.package.json", "p5.brush.package.json"):
+        assert lib + name in names, f"{name} is not in the wheel"
+    with zipfile.ZipFile(wheel) as z:
+        assert json.loads(z.read(lib + "p5.brush.package.json"))["version"] == PINS["p5.brush"]
 
 
 # -- deploy/ -----------------------------------------------------------------------------------------
