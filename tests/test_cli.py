@@ -81,3 +81,13 @@ def test_python_dash_m_brushwork_is_the_command():
 
     done = subprocess.run([sys.executable, "-m", "brushwork", "rules"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "text_in_image" in done.stdout
+
+
+def test_version_is_the_packages_own(tmp_path):
+    from importlib.metadata import version
+
+    from brushwork import __version__
+
+    r = brushwork("--version", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"brushwork {__version__}" == f"brushwork {version('brushwork')}"

@@ -14,6 +14,20 @@ console = Console(stderr=True)
 # Tables stay readable when piped or logged (rich would otherwise wrap them at 80 columns).
 out = Console(width=None if sys.stdout.isatty() else 150)
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from brushwork import __version__
+
+        print(f"brushwork {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="print brushwork's version and exit")) -> None:
+    """Render, gate and score p5.brush paintings written by code models."""
+
 FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
                           help="sketch files (.js) or whole model replies (.md, .txt)")
 
