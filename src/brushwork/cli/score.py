@@ -201,11 +201,12 @@ def judge_audit(
 
 def human_audit_table(report: dict) -> Table:
     def row(table, name, summary):
-        ci = summary["ci95"]
+        ci = summary["ci95_paintings"]
         agreement = "-" if summary["agreement"] is None else f"{summary['agreement']:.3f}"
-        table.add_row(name, str(summary["pairs"]), agreement, "-" if ci is None else f"{ci[0]:.3f} – {ci[1]:.3f}")
+        table.add_row(name, str(summary["pairs"]), str(summary["paintings"]), agreement,
+                      "-" if ci is None else f"{ci[0]:.3f} – {ci[1]:.3f}")
 
-    table = Table("measured on", "pairs", "agreement", "95 % interval",
+    table = Table("measured on", "pairs", "paintings", "agreement", "95 % interval (paintings resampled)",
                   title=f"judge vs people: {report['judge']} on {report['held_out_items']} held-out paintings")
     people = report["human_preferences"]
     row(table, f"people's preferences ({people['recorded']} recorded, {people['held_out']} held out)", people)
@@ -214,7 +215,7 @@ def human_audit_table(report: dict) -> Table:
             row(table, f"tiers: {name.replace('>', ' > ')}", summary)
     row(table, f"tiers: overall ({report['sampled_pairs']} of {report['cross_tier_pairs']} cross-tier pairs)",
         report["tiers"]["overall"])
-    table.add_row("[dim]anchor: ArtifactsBench VLM judge vs experts[/]", "-",
+    table.add_row("[dim]anchor: ArtifactsBench VLM judge vs experts[/]", "-", "-",
                   f"[dim]{report['anchor']['pairwise_agreement']:.4f}[/]", "-")
     return table
 
