@@ -44,9 +44,9 @@ class ScriptedJudge:
         return Answer(f'{{"reason": "{self.mode}", "winner": "{winner}"}}')
 
 
-def check_summary(summary, pairs):
-    assert summary["pairs"] == pairs
-    lo, hi = summary["ci95"]
+def check_summary(summary, pairs, paintings):
+    assert summary["pairs"] == pairs and summary["paintings"] == paintings
+    lo, hi = summary["ci95_paintings"]
     assert 0 <= lo <= summary["agreement"] <= hi <= 1
 
 
@@ -60,10 +60,10 @@ async def test_taste_judge_on_held_out_paintings(example_pool):
     assert report["cross_tier_pairs"] == report["sampled_pairs"] == 27 and report["unparsed_pairs"] == 0
     assert report["asked"] == 2 * 27 and report["parsed_rate"] == 1   # each pair in both orders, nothing else
     for name in TIER_PAIRS:
-        check_summary(report["tiers"][name], 9)
-    check_summary(report["tiers"]["overall"], 27)
-    assert report["human_preferences"] == {"recorded": 0, "held_out": 0, "unparsed": 0, "pairs": 0,
-                                           "agreement": None, "ci95": None}
+        check_summary(report["tiers"][name], 9, 6)       # 3 paintings of each tier held out
+    check_summary(report["tiers"]["overall"], 27, 9)
+    assert report["human_preferences"] == {"recorded": 0, "held_out": 0, "unparsed": 0, "pairs": 0, "paintings": 0,
+                                           "agreement": None, "ci95_paintings": None}
     assert report["anchor"]["pairwise_agreement"] == ARTIFACTSBENCH_AGREEMENT == 0.9095
     assert "training split" in report["note"]
     # seeded: the same sample and the same intervals; a smaller sample is a subset of the cross-tier pairs
@@ -76,11 +76,11 @@ async def test_taste_judge_on_held_out_paintings(example_pool):
 async def test_a_judge_that_always_says_first_scores_a_half_and_one_that_knows_the_tiers_scores_one(example_pool):
     first = await human_audit(PairwiseJudge(ScriptedJudge("first")), example_pool)
     for name in (*TIER_PAIRS, "overall"):
-        assert first["tiers"][name]["agreement"] == 0.5 and first["tiers"][name]["ci95"] == [0.5, 0.5]
+        assert first["tiers"][name]["agreement"] == 0.5 and first["tiers"][name]["ci95_paintings"] == [0.5, 0.5]
     knows = await human_audit(PairwiseJudge(ScriptedJudge("tiers", example_pool)), example_pool)
     contrary = await human_audit(PairwiseJudge(ScriptedJudge("reversed", example_pool)), example_pool)
     for name in (*TIER_PAIRS, "overall"):
-        assert knows["tiers"][name]["agreement"] == 1.0 and knows["tiers"][name]["ci95"] == [1.0, 1.0]
+        assert knows["tiers"][name]["agreement"] == 1.0 and knows["tiers"][name]["ci95_paintings"] == [1.0, 1.0]
         assert contrary["tiers"][name]["agreement"] == 0.0
 
 
@@ -98,7 +98,7 @@ async def test_recorded_preferences_between_held_out_paintings_are_asked(example
     report = await human_audit(PairwiseJudge(backend), pool)
     people = report["human_preferences"]
     assert people["recorded"] == 2 and people["held_out"] == 1 and people["pairs"] == 1
-    assert people["agreement"] == 0.0 and people["ci95"] == [0.0, 0.0]   # it sides with the tiers, not the person
+    assert people["agreement"] == 0.0 and people["ci95_paintings"] == [0.0, 0.0]   # it sides with the tiers, not the person
     okay, love = (hashlib.sha256(store.image_bytes(evals[t])).hexdigest() for t in ("okay", "love"))
     assert {(okay, love), (love, okay)} <= set(backend.asked)             # both orders
     assert report["asked"] == len(backend.asked) == 2 * 27                # the pair was also a tier pair: asked once
@@ -119,10 +119,27 @@ async def test_no_held_out_paintings_or_no_cross_tier_pairs_are_errors(example_p
         await human_audit(judge, one_tier)
 
 
-def test_bootstrap_interval_is_seeded_and_contains_the_mean():
-    values = [1, 0, 1, 1, 0.5, 1, 0, 1]
-    lo, hi = bootstrap_interval(values, seed=4)
-    assert lo < sum(values) / len(values) < hi and (lo, hi) == bootstrap_interval(values, seed=4)
+async def test_intervals_resample_paintings_so_they_are_wider_than_a_bootstrap_over_pairs(example_pool):
+    """Nine held-out paintings make 27 pairs; the pairs are not 27 independent draws. A judge
+    that is right about one love painting and wrong about the others: the painting-level
+    interval is wider than the pair bootstrap's (which treats the 27 pairs as independent)."""
+    held = {i.id: i for i in example_pool.split("eval")}
+    lucky = sorted(i for i in held if held[i].tier == "love")[0]
+    lucky_png = hashlib.sha256(held[lucky].image_bytes()).hexdigest()
+
+    class OneGoodPainting(ScriptedJudge):
+        async def ask(self, first_png, second_png, prompt, subject):
+            a, b = hashlib.sha256(first_png).hexdigest(), hashlib.sha256(second_png).hexdigest()
+            self.mode = "tiers" if lucky_png in (a, b) else "reversed"
+            return await ScriptedJudge.ask(self, first_png, second_png, prompt, subject)
+
+    report = await human_audit(PairwiseJudge(OneGoodPainting("tiers", example_pool)), example_pool)
+    summary = report["tiers"]["love>okay"]
+    assert summary["agreement"] == pytest.approx(1 / 3)    # 3 of its 9 pairs involve the one painting
+    lo, hi = summary["ci95_paintings"]
+    pair_lo, pair_hi = bootstrap_interval([1.0] * 3 + [0.0] * 6)
+    assert lo <= summary["agreement"] <= hi and hi - lo > pair_hi - pair_lo
+    assert await human_audit(PairwiseJudge(OneGoodPainting("tiers", example_pool)), example_pool) == report
 
 
 def test_cli_judge_audit_human(example_pool, tmp_path):

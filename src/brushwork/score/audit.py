@@ -18,7 +18,7 @@ import random
 
 import numpy as np
 
-from brushwork.core.stats import bootstrap_interval
+from brushwork.core.stats import painting_interval
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.judge import PairwiseJudge, parse_answer
@@ -94,11 +94,19 @@ HELD_OUT_NOTE = ("held-out (eval) paintings only: the taste judge is fit on the 
                  "measured on training paintings would be inflated")
 
 
-def _summary(scores: list[float], resamples: int, seed: int) -> dict:
-    if not scores:
-        return {"pairs": 0, "agreement": None, "ci95": None}
-    return {"pairs": len(scores), "agreement": float(np.mean(scores)),
-            "ci95": list(bootstrap_interval(scores, resamples, seed))}
+def _summary(held: list, pairs: list[tuple], scores: list[float | None], resamples: int, seed: int) -> dict:
+    """Agreement over the pairs with a score, and its 95 % interval by resampling the held-out
+    paintings within their tiers (core.stats.painting_interval), since pairs share paintings;
+    every summary draws the same resamples of `held`."""
+    kept = [((a, b), s) for (a, b), s in zip(pairs, scores) if s is not None]
+    if not kept:
+        return {"pairs": 0, "paintings": 0, "agreement": None, "ci95_paintings": None}
+    index = {item.id: n for n, item in enumerate(held)}
+    values = [s for _, s in kept]
+    interval = painting_interval([(index[a.id], index[b.id]) for (a, b), _ in kept], values,
+                                 [item.tier for item in held], resamples, seed)
+    return {"pairs": len(kept), "paintings": len({i.id for (a, b), _ in kept for i in (a, b)}),
+            "agreement": float(np.mean(values)), "ci95_paintings": list(interval)}
 
 
 async def human_audit(judge: PairwiseJudge, pool: Pool, n_pairs: int = 200, seed: int = 0, resamples: int = 2000,
@@ -111,7 +119,8 @@ async def human_audit(judge: PairwiseJudge, pool: Pool, n_pairs: int = 200, seed
     0.5; a pair with an unreadable answer is left out and counted as unparsed). Measured on
     (1) every recorded pairwise preference whose two paintings are both held out and (2) up
     to `n_pairs` cross-tier pairs of held-out paintings (seeded sample), per tier pair and
-    overall, each with a seeded 95 % bootstrap interval over pairs."""
+    overall, each with a seeded 95 % interval that resamples paintings (within their tiers), not
+    pairs: the pairs share paintings, so a bootstrap over pairs would be too narrow."""
     held = sorted(pool.split(HELD_OUT), key=lambda i: i.id)
     if not held:
         raise ConfigError(f"the pool has no held-out ({HELD_OUT}) paintings to measure the judge on: "
@@ -157,17 +166,17 @@ async def human_audit(judge: PairwiseJudge, pool: Pool, n_pairs: int = 200, seed
     tiers: dict[str, dict] = {}
     for i, better in enumerate(TIERS):
         for worse in TIERS[i + 1:]:
-            scores = [o for (a, b), o in zip(sampled, tier_outcomes) if (a.tier, b.tier) == (better, worse)
-                      and o is not None]
-            tiers[f"{better}>{worse}"] = _summary(scores, resamples, seed)
-    tiers["overall"] = _summary([o for o in tier_outcomes if o is not None], resamples, seed)
+            chosen = [n for n, (a, b) in enumerate(sampled) if (a.tier, b.tier) == (better, worse)]
+            tiers[f"{better}>{worse}"] = _summary(held, [sampled[n] for n in chosen],
+                                                  [tier_outcomes[n] for n in chosen], resamples, seed)
+    tiers["overall"] = _summary(held, sampled, tier_outcomes, resamples, seed)
     return {
         "judge": backend.model_id, "prompt": prompt.version, "split": HELD_OUT, "held_out_items": len(held),
         "note": HELD_OUT_NOTE, "asked": len(answers),
         "parsed_rate": sum(a is not None for a in answers) / len(answers) if answers else float("nan"),
         "human_preferences": {"recorded": len(pool.preferences), "held_out": len(people),
                               "unparsed": sum(o is None for o in people_outcomes),
-                              **_summary([o for o in people_outcomes if o is not None], resamples, seed)},
+                              **_summary(held, people, people_outcomes, resamples, seed)},
         "cross_tier_pairs": len(cross), "sampled_pairs": len(sampled),
         "unparsed_pairs": sum(o is None for o in tier_outcomes), "tiers": tiers,
         "anchor": {"name": "ArtifactsBench", "pairwise_agreement": ARTIFACTSBENCH_AGREEMENT, "note": ANCHOR},
