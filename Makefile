@@ -34,13 +34,13 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 # The demo ends with a short tiny-cpu run (the full warm-up, 4 GRPO steps instead of 20) and
-# its evaluation report; `brushwork train --config configs/tiny-cpu.yaml` is the full run (~11 min).
+# its evaluation report; `brushwork train --config tiny-cpu` is the full run (~11 min).
 DEMO_RUN := out/demo-train
 demo: setup
 	$(VENV)/bin/brushwork demo
 	$(VENV)/bin/brushwork episode
 	rm -rf $(DEMO_RUN)
-	$(VENV)/bin/brushwork train --config configs/tiny-cpu.yaml --output_dir $(DEMO_RUN) --max_steps 4 \
+	$(VENV)/bin/brushwork train --config tiny-cpu --output_dir $(DEMO_RUN) --max_steps 4 \
 		--report_to none
 	$(VENV)/bin/brushwork eval --model $(DEMO_RUN)/base --adapter $(DEMO_RUN) --run $(DEMO_RUN) \
 		--prompts 3 --samples 2 --temperature 0.7 --out $(DEMO_RUN)/eval

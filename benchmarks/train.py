@@ -1,6 +1,6 @@
 """Training benchmark: the documented tiny CPU run, timed and summarised.
 
-Runs `brushwork train --config configs/tiny-cpu.yaml` (tiny model build, supervised warm-up,
+Runs `brushwork train --config tiny-cpu` (tiny model build, supervised warm-up,
 gate check, 20 GRPO steps against the real environment) into a fresh folder and reports the
 wall time (limit 20 min on 2 cores), the gate pass rate after warm-up (target > 50 %), the
 mean reward, gate pass rate and judge/aesthetic terms of the first and last 5 GRPO steps
@@ -12,7 +12,7 @@ Writes its section of benchmarks/RESULTS.md.
     .venv/bin/python benchmarks/train.py --cold          # ~11 min on 2 cores
     .venv/bin/python benchmarks/train.py --summarise out/tiny-cpu --no-write
 
-`--multi-turn` runs configs/tiny-cpu-multiturn.yaml instead (warm-up on revision
+`--multi-turn` runs the bundled tiny-cpu-multiturn config instead (warm-up on revision
 trajectories, then multi-turn GRPO through environment_factory) and reports the tool-call
 rate after the warm-up (goal >= 90 %), per-step revision figures, the share of a step spent
 in the environment (gate, render, score), then evaluates the warmed-up base and base + adapter
@@ -53,7 +53,7 @@ def run(out: Path, cold: bool, config: str = "tiny-cpu.yaml") -> float:
     env = dict(os.environ)
     if cold:
         env["BRUSHWORK_CACHE"] = tempfile.mkdtemp(prefix="brushwork-cold-cache-")
-    command = [sys.executable, "-m", "brushwork.cli", "train", "--config", str(ROOT / "configs" / config),
+    command = [sys.executable, "-m", "brushwork.cli", "train", "--config", config,
                "--output_dir", str(out), "--report_to", "none"]
     t0 = time.perf_counter()
     subprocess.run(command, check=True, env=env, cwd=ROOT)
@@ -84,7 +84,7 @@ def section(s: dict, cold: bool) -> str:
     wall = f"{s['wall_min']:.1f} min ({'empty' if cold else 'warm'} render cache)" if s["wall_min"] else "not timed"
     return "\n".join([
         START, "## Training: the tiny CPU run (benchmarks/train.py)", "",
-        f"Run of {when}: `brushwork train --config configs/tiny-cpu.yaml` on this machine.", "",
+        f"Run of {when}: `brushwork train --config tiny-cpu` on this machine.", "",
         "| | measured | target |", "| --- | --- | --- |",
         f"| whole run (build, warm-up, gate check, {s['steps']} GRPO steps) | {wall} | < 20 min |",
         f"| warm-up | {s['warmup_min']:.1f} min | |",
@@ -140,7 +140,7 @@ def section_multi_turn(s: dict, cold: bool) -> str:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     wall = f"{s['wall_min']:.1f} min ({'empty' if cold else 'warm'} render cache)" if s["wall_min"] else "not timed"
     lines = [MT_START, "## Training: the tiny multi-turn CPU run (benchmarks/train.py --multi-turn)", "",
-             f"Run of {when}: `brushwork train --config configs/tiny-cpu-multiturn.yaml` on this machine "
+             f"Run of {when}: `brushwork train --config tiny-cpu-multiturn` on this machine "
              "(2 cores shared with other jobs: times are upper bounds).", "",
              "| | measured | goal |", "| --- | --- | --- |",
              f"| whole run (build, warm-up on {sum((s['kinds'] or {}).values())} conversations, check, "
@@ -204,7 +204,7 @@ def main_twice(args) -> None:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     block = "\n".join([
         TW_START, "## Rewards that reproduce: the tiny CPU run twice (benchmarks/train.py --twice)", "",
-        f"Run of {when}: `brushwork train --config configs/tiny-cpu.yaml` twice on this machine, each from its "
+        f"Run of {when}: `brushwork train --config tiny-cpu` twice on this machine, each from its "
         f"own empty render cache; p5.brush blend shader: {shader}.", "",
         "| measure | value |", "|---|---|",
         f"| GRPO steps compared | {min(len(a), len(b))} |",
@@ -226,7 +226,7 @@ def main() -> None:
     ap.add_argument("--summarise", type=Path, help="summarise an existing run folder instead of training")
     ap.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     ap.add_argument("--multi-turn", action="store_true",
-                    help="the tiny multi-turn run (configs/tiny-cpu-multiturn.yaml)")
+                    help="the tiny multi-turn run (the bundled tiny-cpu-multiturn config)")
     ap.add_argument("--no-eval", action="store_true", help="multi-turn: skip the held-out evaluations")
     ap.add_argument("--prompts", type=int, default=8, help="multi-turn: held-out prompts per evaluation")
     ap.add_argument("--samples", type=int, default=4, help="multi-turn: episodes per held-out prompt")

@@ -139,6 +139,7 @@ def test_a_wheel_from_a_clean_clone_carries_p5_and_p5_brush_or_is_not_built(node
     for name in ("p5.min.js", "p5.brush.js", "p5.brush.fast.js", "p5.brush.deterministic.js",
                  "p5.license.txt", "p5.brush.LICENSE.md", "p5.package.json", "p5.brush.package.json"):
         assert lib + name in names, f"{name} is not in the wheel"
+    assert "brushwork/train/configs/tiny-cpu.yaml" in names, "the bundled training configs are not in the wheel"
     with zipfile.ZipFile(wheel) as z:
         assert json.loads(z.read(lib + "p5.brush.package.json"))["version"] == PINS["p5.brush"]
 

@@ -16,7 +16,7 @@ from brushwork.train.film import read_film
 from brushwork.train.tiny import TinySpec, build_tiny, train_tokenizer, warmup_rows
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = str(ROOT / "configs" / "tiny-cpu.yaml")
+TINY = "tiny-cpu"   # a bundled config, by name
 TERMS = ("brushwork/gate", "brushwork/length", "brushwork/judge", "brushwork/aesthetic")
 STEP_METRICS = ("rewards/brushwork/mean", "brushwork/gate_pass_rate", "brushwork/paint_fraction",
                 "brushwork/none_rate", "brushwork/cheat_rate", *TERMS)
@@ -73,7 +73,7 @@ def _metric_keys(path: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def tiny_run(example_pool, tmp_path_factory):
-    """configs/tiny-cpu.yaml, shortened: a short warm-up, then 2 GRPO steps in-process."""
+    """the bundled tiny-cpu config, shortened: a short warm-up, then 2 GRPO steps in-process."""
     from brushwork.train.run import train
 
     out = tmp_path_factory.mktemp("tiny-run")

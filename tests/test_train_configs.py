@@ -16,9 +16,8 @@ from standins import STANDINS, standin_tokenizer
 
 from brushwork.errors import ConfigError
 from brushwork.score.reward import PRESETS
-from brushwork.train.config import parse
+from brushwork.train.config import CONFIG_DIR, parse
 
-CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 CONFIGS = sorted(CONFIG_DIR.glob("*.yaml"))
 GPU_CONFIGS = [p for p in CONFIGS if not yaml.safe_load(p.read_text()).get("tiny")]
 MOE_CONFIG = CONFIG_DIR / "qwen3.5-35b-a3b-judge-led.yaml"
@@ -43,6 +42,15 @@ def _model_id(config: Path) -> str:
 # --- the files themselves ---------------------------------------------------------------
 
 
+def test_a_bundled_config_is_found_by_name_or_by_path():
+    by_name = parse(["--config", "tiny-cpu"])
+    by_path = parse(["--config", str(CONFIG_DIR / "tiny-cpu.yaml")])
+    assert by_name[0] == by_path[0] and by_name[0].tiny
+    with pytest.raises(ConfigError, match="tiny-cpu-multiturn") as e:
+        parse(["--config", "tiny-gpu"])
+    assert "no such file and no bundled config" in str(e.value)
+
+
 def test_configs_exist():
     assert GPU_CONFIGS and MOE_CONFIG in GPU_CONFIGS
     assert len(CONFIGS) > len(GPU_CONFIGS), "the tiny CPU config is missing"
@@ -51,7 +59,7 @@ def test_configs_exist():
 @pytest.mark.parametrize("config", CONFIGS, ids=_name)
 def test_file_starts_with_its_command(config):
     first = config.read_text().splitlines()[0]
-    command = f"# brushwork train --config configs/{config.name}"
+    command = f"# brushwork train --config {config.stem}"
     assert first == command or first.startswith(command + " "), first
 
 

@@ -18,10 +18,11 @@ import pytest
 from PIL import Image
 
 from brushwork.score.terms import NAMES
+from brushwork.train.config import CONFIG_DIR
 from brushwork.train.rewards import BrushworkReward, Scored, term_stats
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = str(ROOT / "configs" / "tiny-cpu.yaml")
+TINY = str(CONFIG_DIR / "tiny-cpu.yaml")
 
 
 def _scored(reward, terms, passed=True, png=None, cheated=False, fraction=0.3):

@@ -119,7 +119,7 @@ def test_one_multi_turn_grpo_step_calls_the_tool_and_revises(example_pool, tmp_p
     tokenizer = AutoTokenizer.from_pretrained(folder)
     sketch = "\n".join(line for line in paint(2, "peach hibiscus", jitter=0.0).code.split("\n")
                        if not line.startswith("//"))
-    args = parse(["--config", "configs/tiny-cpu-multiturn.yaml", "--tiny", "false", "--model_name_or_path",
+    args = parse(["--config", "tiny-cpu-multiturn", "--tiny", "false", "--model_name_or_path",
                   str(folder), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
                   "--num_generations", "2", "--per_device_train_batch_size", "2", "--max_completion_length", "1024",
                   "--report_to", "none", "--task_repeats", "1", "--workers", "2"], cpu=True)

@@ -121,7 +121,7 @@ def test_one_multi_turn_grpo_step_shows_the_painting_to_a_vision_language_policy
     folder = build_tiny_vl(tmp_path / "tiny-vl")
     tokenizer = AutoTokenizer.from_pretrained(folder)
     recorder = _Recorder(monkeypatch, tokenizer.convert_tokens_to_ids(VISION_TOKENS[2]))
-    args = parse(["--config", "configs/tiny-cpu-multiturn.yaml", "--tiny", "false", "--model_name_or_path",
+    args = parse(["--config", "tiny-cpu-multiturn", "--tiny", "false", "--model_name_or_path",
                   str(folder), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
                   "--num_generations", "2", "--per_device_train_batch_size", "2", "--max_completion_length", "512",
                   "--report_to", "none", "--task_repeats", "1", "--workers", "2"], cpu=True)

@@ -91,6 +91,26 @@ def parser(cpu: bool | None = None):
     return p
 
 
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+
+
+def bundled_configs() -> list[str]:
+    """The names of the training configs shipped with brushwork (`--config tiny-cpu`)."""
+    return sorted(p.stem for p in CONFIG_DIR.glob("*.yaml"))
+
+
+def resolve_config(name: str) -> Path:
+    """A `--config` value: a YAML file, or the name of a bundled config (with or without .yaml)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    bundled = CONFIG_DIR / f"{name.removesuffix('.yaml')}.yaml"
+    if name and "/" not in name and bundled.is_file():
+        return bundled
+    raise ConfigError(f"--config {name}: no such file and no bundled config of that name; give a YAML file or "
+                      f"one of: {', '.join(bundled_configs())}")
+
+
 # Keys renamed when the scoring options were declared once (`ScoringOptions`).
 RENAMED = {"reward_preset": "preset", "pool_snapshot": "snapshot", "render_workers": "workers",
            "render_timeout": "render_timeout_s", "render_cpu_budget": "render_cpu_budget_s"}
@@ -104,9 +124,9 @@ def parse(args: list[str], cpu: bool | None = None):
     keys = {a[2:].split("=", 1)[0] for a in args if a.startswith("--")}
     if "--config" in args:
         at = args.index("--config") + 1
-        if at >= len(args) or not Path(args[at]).is_file():
-            raise ConfigError(f"--config {args[at] if at < len(args) else ''}: no such file; give a YAML file such "
-                              f"as configs/tiny-cpu.yaml")
+        if at >= len(args):
+            raise ConfigError(f"--config needs a value: a YAML file or one of: {', '.join(bundled_configs())}")
+        args[at] = str(resolve_config(args[at]))
         try:
             keys |= set(yaml.safe_load(Path(args[at]).read_text()) or {})
         except (yaml.YAMLError, TypeError) as e:
