@@ -91,3 +91,23 @@ def test_version_is_the_packages_own(tmp_path):
     r = brushwork("--version", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == f"brushwork {__version__}" == f"brushwork {version('brushwork')}"
+
+
+NO_TORCH = "import sys; sys.modules['torch'] = sys.modules['trl'] = None; from brushwork.cli import app; app()"
+
+
+def test_train_help_is_short_lists_config_first_and_needs_no_torch(tmp_path):
+    r = subprocess.run([sys.executable, "-c", NO_TORCH, "train", "--help"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    options = [line.split()[0] for line in r.stdout.splitlines() if line.startswith("  --")]
+    assert options[0] == "--config" and "tiny-cpu" in r.stdout
+    assert {"--tiny", "--preset", "--judge", "--learning_rate"} <= set(options)
+    assert len(r.stdout.splitlines()) < 120
+
+
+def test_train_without_the_extra_names_the_exact_install_line(tmp_path):
+    r = subprocess.run([sys.executable, "-c", NO_TORCH, "train", "--help-all"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2
+    assert "pip install 'brushwork[train]'" in r.stderr and "Traceback" not in r.stderr, r.stderr

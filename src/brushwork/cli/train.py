@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from brushwork.cli.common import app, console, out
@@ -11,8 +12,8 @@ PANEL = "Training and evaluation"
 
 
 def _missing_extra(e: ImportError):
-    console.print(f"[red]error:[/] {e.name or e} is not installed: pip install 'brushwork[train]' "
-                  "(make setup installs it)")
+    console.print("[red]error:[/] " + escape(f"{e.name or e} is not installed: pip install 'brushwork[train]' "
+                                             "(in a checkout, make setup installs it)"))
     raise typer.Exit(2)
 
 
@@ -23,16 +24,20 @@ def train(ctx: typer.Context):
 
     Every key of brushwork's arguments, TRL's GRPOConfig and ModelConfig may appear in the
     file or as an override (--learning_rate 1e-5, --max_steps 50, --env_urls ws://h:8000).
-    `brushwork train --help` lists them all."""
+    `brushwork train --help` lists brushwork's keys; `--help-all` every key."""
     from brushwork.errors import ConfigError
-    from brushwork.train.config import parse, parser
-    from brushwork.train.run import train as run_train
+    from brushwork.train.config import compact_help, parse, parser
 
     args = list(ctx.args)
     try:
-        if "--help" in args or "-h" in args or not args:
+        if "--help-all" in args:
             parser().print_help()
+            raise typer.Exit(0)
+        if "--help" in args or "-h" in args or not args:
+            print(compact_help())
             raise typer.Exit(0 if args else 2)
+        from brushwork.train.run import train as run_train
+
         brush, grpo, model = parse(args)
         _announce(brush, grpo, model)
         result = run_train(brush, grpo, model, on_warmup=_warmup_done)

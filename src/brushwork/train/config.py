@@ -69,6 +69,39 @@ class BrushworkArguments(ScoringOptions):
             raise ConfigError("multi_turn trains in this process (environment_factory); drop env_urls")
 
 
+def compact_help() -> str:
+    """`brushwork train --help`: the config first, then brushwork's own keys by group, then the
+    recipe's TRL defaults; no torch needed (`--help-all` prints TRL's parser, every key)."""
+    from dataclasses import MISSING, fields
+
+    def rows(items):
+        for f in items:
+            default = f.default if f.default is not MISSING else (f.default_factory() if f.default_factory
+                                                                   is not MISSING else None)
+            yield f"  --{f.name} ({default!r})".ljust(34) + " " + f.metadata.get("help", "")
+
+    own = {f.name for f in fields(ScoringOptions)}
+    lines = [
+        "Usage: brushwork train --config NAME|FILE [--key value ...]",
+        "",
+        "  --config NAME|FILE".ljust(34) + " a bundled config (" + ", ".join(bundled_configs()) + ") or a YAML file",
+        "  --help-all".ljust(34) + " every key of TRL's GRPOConfig and ModelConfig too (needs brushwork[train])",
+        "",
+        "Training run (brushwork):", *rows(f for f in fields(BrushworkArguments) if f.name not in own),
+        "",
+        "Reward and environment (the scoring options, as in `brushwork score` / `serve`):",
+        *rows(fields(ScoringOptions)),
+        "",
+        "TRL's keys (GRPOConfig, ModelConfig), e.g. --model_name_or_path, --output_dir, --max_steps,",
+        "--num_generations, --resume_from_checkpoint; the recipe sets these (a file or the command line overrides):",
+        *(f"  --{k} {v!r}" for k, v in {**RECIPE, **RECIPE_LORA}.items()),
+        "",
+        "Precedence: these defaults < the YAML file < the command line. Without a GPU, "
+        + ", ".join(f"{k}={v}" for k, v in CPU_OVERRIDES.items()) + ".",
+    ]
+    return "\n".join(lines)
+
+
 # Without a GPU these must be off whatever a file says: bf16 needs one, and gradient
 # checkpointing makes a CPU step ~3x slower for no memory that matters.
 CPU_OVERRIDES = {"bf16": False, "gradient_checkpointing": False, "activation_checkpointing": False, "use_cpu": True}
