@@ -145,6 +145,63 @@ def taste_fit(
     out.print(f"saved {output}")
 
 
+@taste_app.command("evaluate")
+def taste_evaluate(
+    pool_dirs: list[Path] = typer.Option(None, "--pool", help="pool store or folder, repeatable (default: the "
+                                                              "bundled example pool); two or more: transfer too"),
+    features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
+    split: str = typer.Option("all", help="all rated paintings, or the training split only (as `taste fit`)"),
+    l2: float = typer.Option(None, help="pin the L2 regularisation (default: chosen by inner CV, as `taste fit`)"),
+    dims: int = typer.Option(None, help="pin the embedding's principal components (default: chosen by inner CV)"),
+    folds: int = typer.Option(5, help="outer folds of the nested cross-validation"),
+    repeats: int = typer.Option(3, help="shuffles of the outer folds"),
+    seed: int = typer.Option(0, help="folds and the paintings' resamples"),
+    resamples: int = typer.Option(2000, help="bootstrap resamples of the paintings"),
+    as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+):
+    """Measure how the taste model generalises: nested CV, leave-one-domain-out and transfer
+    between pools, per tier pair with painting-level 95 % intervals."""
+    from brushwork.errors import BrushworkError
+    from brushwork.score.taste.evaluate import evaluate
+
+    try:
+        pools = {}
+        for path in pool_dirs or [None]:
+            pool = _pool(path)
+            pools[_pool_name(path, pool, pools)] = pool
+        with console.status("measuring paintings and fitting the taste model fold by fold"):
+            report = evaluate(pools, features, split, l2, dims, folds, repeats, seed, resamples)
+    except BrushworkError as e:
+        _fail(e)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    out.print(taste_evaluate_table(report))
+    out.print("intervals: 95 %, paintings resampled within their tiers (pairs share paintings); "
+              "chosen: the procedure each fit picked by inner CV on its training paintings")
+
+
+def _pool_name(path: Path | None, pool, taken: dict) -> str:
+    name = "example" if path is None else Path(path).name or str(path)
+    return name if name not in taken else f"{name}-{pool.snapshot[:6]}"
+
+
+def taste_evaluate_table(report) -> Table:
+    pairs = ["love>okay", "love>nope", "okay>nope", "overall"]
+    pools = "; ".join(f"{name} {c['paintings']} ({', '.join(f'{n} {t}' for t, n in c['tiers'].items())})"
+                      for name, c in report.pools.items())
+    table = Table("measure", "fit on → ranked", *(p.replace(">", " > ") for p in pairs), "chosen",
+                  title=f"taste generalisation, features {report.features}, {report.split} paintings: {pools}")
+    for m in report.measures:
+        cells = []
+        for p in pairs:
+            f = m.figures.get(p)
+            cells.append("-" if f is None else f"{f.accuracy:.3f} ({f.ci95_paintings[0]:.2f}–{f.ci95_paintings[1]:.2f})")
+        chosen = ", ".join(f"{name} x{n}" for name, n in sorted(m.chosen.items(), key=lambda kv: -kv[1]))
+        table.add_row(m.name, f"{m.trained_on} → {m.tested_on}", *cells, chosen)
+    return table
+
+
 @judge_app.command("audit")
 def judge_audit(
     pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
