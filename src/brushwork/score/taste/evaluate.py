@@ -1,0 +1,232 @@
+"""How well the taste model generalises, measured where its design never looked.
+
+The taste model's own report (`fit`'s nested cross-validation) draws its folds at random
+from one pool, the pool its features were shaped on. This module measures the same
+procedure (the choice of features, components and regularisation made by inner CV on the
+training paintings only) three harder ways:
+
+- nested: the product's nested CV on a pool, the same folds as `fit`'s report;
+- domain: leave one subject domain out (PoolItem.domain): fit on every other domain, rank
+  the held-out one. Does taste learnt on hibiscus carry over to landscapes and leaves?
+  Domains with fewer than MIN_DOMAIN paintings are held out together, as "other";
+- transfer: fit on all of one pool, rank all of another (another rater, another generator).
+
+Every figure is a pairwise accuracy per tier pair (love>okay: how often a love painting's
+utility beats an okay one's), each with a 95 % interval that resamples paintings within their
+tiers (core.stats.painting_interval): the pairs share paintings, so a bootstrap over pairs
+would be too narrow. Every measure names the procedure each of its fits chose.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from brushwork.core import embedding
+from brushwork.core.stats import painting_interval
+from brushwork.errors import ConfigError
+from brushwork.pool import TIERS, Pool
+from brushwork.score.taste.model import CHOICES, FeatureCache, Procedure, _candidates, _fit_head, _folds, \
+    _tier_pairs, choose
+
+MIN_DOMAIN = 6          # paintings a domain needs to be held out on its own
+OTHER = "other"
+SPLITS = ("all", "train")
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A pool's rated paintings as arrays: what every measure fits on and ranks."""
+
+    name: str
+    ids: tuple[str, ...]
+    tiers: tuple[str, ...]
+    domains: tuple[str, ...]
+    classical: np.ndarray
+    embedding: np.ndarray | None
+    prefs: tuple[tuple[int, int], ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def e(self, idx) -> np.ndarray | None:
+        return None if self.embedding is None else self.embedding[idx]
+
+    def counts(self) -> dict:
+        return {"paintings": len(self), "tiers": dict(Counter(self.tiers)), "domains": dict(Counter(self.domains))}
+
+
+def rated(pool: Pool, name: str, cache: FeatureCache, embeddings: bool, split: str = "all") -> Rated:
+    """The pool's paintings rated into one of the tiers (`split`: all of them, or the training
+    split only, as `fit` uses), measured once through `cache`."""
+    if split not in SPLITS:
+        raise ConfigError(f"unknown split {split!r}: choose one of {', '.join(SPLITS)}")
+    items = [i for i in pool.items if i.tier in TIERS and (split == "all" or i.split == "train")]
+    if len({i.tier for i in items}) < 2:
+        raise ConfigError(f"pool {name} has fewer than two tiers of rated paintings: nothing to evaluate")
+    index = {item.id: n for n, item in enumerate(items)}
+    return Rated(name, tuple(i.id for i in items), tuple(i.tier for i in items),
+                 tuple(i.domain or i.subject or OTHER for i in items),
+                 np.stack([cache.classical(i.image_bytes()) for i in items]),
+                 np.stack([cache.embedding(i.image_bytes()) for i in items]) if embeddings else None,
+                 tuple((index[a], index[b]) for a, b in pool.preferences if a in index and b in index))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Pairwise accuracy on one tier pair (or overall), with its painting-level interval."""
+
+    pairs: int
+    accuracy: float
+    ci95_paintings: tuple[float, float]
+
+    def to_dict(self) -> dict:
+        return {"pairs": self.pairs, "accuracy": round(self.accuracy, 4),
+                "ci95_paintings": [round(x, 4) for x in self.ci95_paintings]}
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One way of holding paintings out: what was fit on, what was ranked, how well."""
+
+    kind: str                      # nested | domain | transfer
+    name: str
+    trained_on: str
+    tested_on: str
+    figures: dict[str, Figure]     # tier pairs, then "overall"
+    chosen: dict[str, int] = field(default_factory=dict)   # procedure -> fits that chose it
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "trained_on": self.trained_on, "tested_on": self.tested_on,
+                "figures": {k: f.to_dict() for k, f in self.figures.items()}, "chosen": self.chosen}
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    features: str
+    split: str
+    pools: dict[str, dict]
+    measures: tuple[Measure, ...]
+    settings: dict
+
+    def to_dict(self) -> dict:
+        return {"features": self.features, "split": self.split, "pools": self.pools, "settings": self.settings,
+                "measures": [m.to_dict() for m in self.measures]}
+
+
+def label(procedure: Procedure) -> str:
+    return f"{procedure.name}, l2 {procedure.l2:g}"
+
+
+def _figures(records: list[tuple[int, int, int]], tiers: tuple[str, ...], resamples: int, seed: int) -> dict:
+    """Accuracy per tier pair and overall over (better, worse, hit) records of one pool's paintings."""
+    groups: dict[str, list] = {}
+    for rec in records:
+        groups.setdefault(f"{tiers[rec[0]]}>{tiers[rec[1]]}", []).append(rec)
+    order = [f"{a}>{b}" for n, a in enumerate(TIERS) for b in TIERS[n + 1:]]
+    groups = {k: groups[k] for k in order if k in groups}
+    if records:
+        groups["overall"] = records
+    return {k: Figure(len(recs), float(np.mean([h for _, _, h in recs])),
+                      painting_interval([(i, j) for i, j, _ in recs], [h for _, _, h in recs], tiers, resamples, seed))
+            for k, recs in groups.items()}
+
+
+def _fit_and_rank(source: Rated, train, target: Rated, test, procedures, seed: int, chosen: Counter) -> list:
+    """Choose a procedure on source[train] (inner CV), fit it there, rank target[test]'s
+    cross-tier pairs: (better, worse, hit) in target's indices."""
+    train, test = np.asarray(train), np.asarray(test)
+    tiers = [source.tiers[i] for i in train]
+    procedure = choose(procedures, source.classical[train], source.e(train), tiers, TIERS, seed)
+    chosen[label(procedure)] += 1
+    local = {int(g): n for n, g in enumerate(train)}
+    prefs = [(local[a], local[b]) for a, b in source.prefs if a in local and b in local]
+    head = _fit_head(procedure, source.classical[train], source.e(train), tiers, TIERS, prefs)
+    u = head.utilities(target.classical[test], target.e(test))
+    return [(int(test[a]), int(test[b]), int(u[a] > u[b]))
+            for a, b in _tier_pairs([target.tiers[i] for i in test], TIERS)]
+
+
+def nested(data: Rated, procedures, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000):
+    """The product's nested CV (`fit`'s folds and inner choice), with painting-level intervals."""
+    rng = np.random.default_rng(seed)
+    records, chosen = [], Counter()
+    for _ in range(repeats):
+        fold_of = _folds(list(data.tiers), TIERS, folds, rng)
+        for f in range(folds):
+            train, test = np.where(fold_of != f)[0], np.where(fold_of == f)[0]
+            if len({data.tiers[i] for i in train}) < 2 or not len(test):
+                continue
+            records += _fit_and_rank(data, train, data, test, procedures, seed, chosen)
+    return Measure("nested", f"nested {folds}-fold CV x {repeats}", data.name, data.name,
+                   _figures(records, data.tiers, resamples, seed), dict(chosen))
+
+
+def domain_groups(domains: tuple[str, ...]) -> tuple[str, ...]:
+    """Each painting's held-out group: its domain, or OTHER for domains under MIN_DOMAIN paintings."""
+    sizes = Counter(domains)
+    return tuple(d if sizes[d] >= MIN_DOMAIN else OTHER for d in domains)
+
+
+def leave_domain_out(data: Rated, procedures, seed: int = 0, resamples: int = 2000) -> list[Measure]:
+    """One measure per held-out domain group with two tiers to rank, then all of them pooled
+    (each pair still ranked by the model that never saw its domain)."""
+    groups = domain_groups(data.domains)
+    measures, pooled, chosen_all = [], [], Counter()
+    for group in sorted(set(groups), key=lambda g: (g == OTHER, g)):
+        test = [i for i, g in enumerate(groups) if g == group]
+        train = [i for i, g in enumerate(groups) if g != group]
+        if len({data.tiers[i] for i in train}) < 2 or len({data.tiers[i] for i in test}) < 2:
+            continue
+        chosen = Counter()
+        records = _fit_and_rank(data, train, data, test, procedures, seed, chosen)
+        chosen_all.update(chosen)
+        pooled += records
+        rest = ", ".join(sorted(set(groups) - {group}))
+        measures.append(Measure("domain", f"held out: {group}", f"{data.name} ({rest})", f"{data.name} ({group})",
+                                _figures(records, data.tiers, resamples, seed), dict(chosen)))
+    if len(measures) > 1:
+        measures.append(Measure("domain", "held out: every domain in turn", data.name, data.name,
+                                _figures(pooled, data.tiers, resamples, seed), dict(chosen_all)))
+    return measures
+
+
+def transfer(source: Rated, target: Rated, procedures, seed: int = 0, resamples: int = 2000) -> Measure:
+    """Fit on all of `source` (its own inner choice, as `fit` does), rank all of `target`."""
+    chosen = Counter()
+    records = _fit_and_rank(source, range(len(source)), target, np.arange(len(target)), procedures, seed, chosen)
+    return Measure("transfer", f"{source.name} -> {target.name}", source.name, target.name,
+                   _figures(records, target.tiers, resamples, seed), dict(chosen))
+
+
+def procedures_for(features: str, l2: float | None = None, dims: int | None = None) -> list[Procedure]:
+    """The candidates `fit` would choose among, optionally pinned to one l2 or one dims."""
+    if features not in CHOICES:
+        raise ConfigError(f"unknown taste features {features!r}: choose one of {', '.join(CHOICES)}")
+    if features in ("embedding", "both") and not embedding.available():
+        raise ConfigError(f"taste features {features!r} need image embeddings: {embedding.INSTALL_HINT}")
+    procedures = [p for p in _candidates(features, l2) if dims is None or p.kind == "classical" or p.dims == dims]
+    if not procedures:
+        raise ConfigError(f"no candidate procedure with {dims} embedding components for features {features!r}")
+    return procedures
+
+
+def evaluate(pools: dict[str, Pool], features: str = "auto", split: str = "all", l2: float | None = None,
+             dims: int | None = None, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000,
+             cache: FeatureCache | None = None) -> Evaluation:
+    """Nested CV and leave-one-domain-out on each pool; transfer both ways between every two."""
+    procedures = procedures_for(features, l2, dims)
+    cache = cache or FeatureCache()
+    embeddings = any(p.kind != "classical" for p in procedures)
+    data = [rated(pool, name, cache, embeddings, split) for name, pool in pools.items()]
+    measures: list[Measure] = []
+    for d in data:
+        measures.append(nested(d, procedures, folds, repeats, seed, resamples))
+        measures += leave_domain_out(d, procedures, seed, resamples)
+    for a in data:
+        measures += [transfer(a, b, procedures, seed, resamples) for b in data if b is not a]
+    settings = {"folds": folds, "repeats": repeats, "seed": seed, "resamples": resamples, "l2": l2, "dims": dims,
+                "min_domain": MIN_DOMAIN, "candidates": len(procedures), "per_image_ms": cache.per_image_ms()}
+    return Evaluation(features, split, {d.name: d.counts() for d in data}, tuple(measures), settings)
