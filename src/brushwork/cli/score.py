@@ -182,7 +182,10 @@ def taste_evaluate(
 
 
 def _pool_name(path: Path | None, pool, taken: dict) -> str:
-    name = "example" if path is None else Path(path).name or str(path)
+    from brushwork.pool import example_pool_dir
+
+    bundled = path is None or Path(path).resolve() == example_pool_dir().resolve()
+    name = "example" if bundled else Path(path).resolve().name
     return name if name not in taken else f"{name}-{pool.snapshot[:6]}"
 
 
