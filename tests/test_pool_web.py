@@ -326,3 +326,110 @@ def test_acknowledged_rating_survives_kill_9(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     [rating] = PoolStore(tmp_path / "pool").ratings()
     assert (rating.id, rating.item, rating.rater, rating.tier) == (response.json()["rating"], item, "ana", "love")
+
+
+# -- active rating: the page asks what an injected chooser picks (`pool serve --active`) -------------------
+def active_store(root: Path) -> PoolStore:
+    """Four paintings of one subject first, then three of others: the plain queue asks the four first."""
+    store = PoolStore.init(root)
+    for k, subject in enumerate(["coral hibiscus"] * 4 + ["red poppies", "pink tulips", "misty hills"]):
+        store.add_item(painting(10 + k), source=SOURCES[k % len(SOURCES)].read_text(), subject=subject,
+                       prompt="a watercolour", generator="test-model")
+    return store
+
+
+@pytest.fixture
+def active(tmp_path):
+    from brushwork.score.taste.active import ActiveChooser
+
+    store = active_store(tmp_path / "active")
+    chooser = ActiveChooser(store)
+    with serve(create_app(store, choose_next=chooser)) as base:
+        yield store, chooser, base
+    chooser.close()
+
+
+def shown_why(page) -> str:
+    return page.text_content("#why") if page.is_visible("#why") else ""
+
+
+@pytest.mark.chromium
+def test_active_page_follows_the_chooser_and_says_why(page, active):
+    store, chooser, base = active
+    plain = [item.id for item in store.items()]
+    as_rater(page)
+    page.goto(base + "/")
+    first = chooser.next_item("ana").ids[0]
+    wait_for(page, first)
+    assert page.is_visible("#active-badge")
+    assert shown_why(page).startswith("cold start (no ratings in two tiers yet): spreading over subjects")
+
+    # one tier rated: the model cannot be fit yet, the cold-start rule asks (seeded by rater and count,
+    # so this is the answer the page gets once its rating lands)
+    store.rate(first, "ana", "love")
+    second = chooser.next_item("ana", after=first).ids[0]
+    store.undo("ana")
+    press(page, "1", second)
+    assert chooser.settle()                                   # the refit the page asked for (one tier: none)
+    page.keyboard.press("3")
+    page.wait_for_function("([shown]) => document.body.dataset.item !== shown && "
+                           "document.body.dataset.state === 'ready'", arg=[second])
+    third = page.evaluate("document.body.dataset.item")
+    assert shown_why(page).startswith("cold start"), "the first fit on two tiers is not awaited"
+    served = [first, second, third]
+    assert len({store.item(i).subject for i in served}) == 3, "spread over subjects"
+    assert served != plain[:3], "the plain queue asks three coral hibiscus first"
+    assert [(r.item, r.tier) for r in store.ratings(rater="ana")] == [(first, "love"), (second, "nope")]
+
+    # two tiers rated: the background fit lands, and the next question is the model's
+    assert chooser.settle()
+    expected = chooser.next_item("ana", after=third)
+    assert expected.why.startswith("the model is unsure: love 0.")
+    press(page, "s", expected.ids[0])
+    assert shown_why(page) == expected.why
+    assert "nope 0." in shown_why(page)
+    page.screenshot(path=str(SCREENSHOT.with_name("brushwork-pool-active.png")))
+
+
+@pytest.mark.chromium
+def test_active_pair_mode_shows_why_and_records_the_preference(page, active):
+    store, chooser, base = active
+    as_rater(page)
+    page.goto(base + "/?mode=pair")
+    page.wait_for_function("() => document.body.dataset.state === 'ready' && "
+                           "(document.body.dataset.item || '').includes('|')")
+    a, b = page.evaluate("document.body.dataset.item").split("|")
+    assert (a, b) == chooser.next_pair("ana").ids
+    assert store.item(a).subject != store.item(b).subject
+    assert page.text_content("#pair-why").startswith("cold start (nothing to fit on yet)")
+    page.keyboard.press("b")
+    page.wait_for_function("([shown]) => document.body.dataset.item !== shown && "
+                           "document.body.dataset.state === 'ready'", arg=[f"{a}|{b}"])
+    [pref] = store.preferences()
+    assert (pref.a, pref.b, pref.rater, pref.winner) == (a, b, "ana", "b")
+
+
+def test_active_api_says_why_and_plain_api_does_not(active, client):
+    store, chooser, base = active
+    config = httpx.get(f"{base}/api/config").json()
+    assert config["active"] is True and client.get("/api/config").json()["active"] is False
+    data = httpx.get(f"{base}/api/next", params={"rater": "ana"}).json()
+    assert data["item"]["id"] == chooser.next_item("ana").ids[0] and data["why"].startswith("cold start")
+    assert client.get("/api/next", params={"rater": "ana"}).json()["why"] is None
+    assert httpx.get(f"{base}/api/next", params={"rater": "ana", "after": "nope"}).status_code == 404
+
+
+def test_active_mode_keeps_a_stores_fixed_pairs_and_hands_back_when_all_are_rated(tmp_path):
+    from brushwork.score.taste.active import ActiveChooser
+
+    store = active_store(tmp_path / "fixed")
+    ids = [item.id for item in store.items()]
+    store.set_pairs([(ids[5], ids[0])])
+    chooser = ActiveChooser(store, background=False)
+    with serve(create_app(store, choose_next=chooser)) as base:
+        pair = httpx.get(f"{base}/api/next", params={"rater": "ana", "mode": "pair"}).json()
+        assert [v["id"] for v in pair["pair"]] == [ids[5], ids[0]] and pair["why"] is None
+        for item in ids:
+            store.rate(item, "ana", "okay")
+        data = httpx.get(f"{base}/api/next", params={"rater": "ana", "after": ids[2]}).json()
+        assert data["done"] and data["item"]["id"] == ids[3] and data["why"] is None

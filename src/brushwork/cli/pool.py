@@ -117,13 +117,24 @@ def rate(root: Path = RootArg, item: str = typer.Argument(...), tier: str = type
 
 @pool_app.command("serve")
 def serve(root: Path = RootArg, host: str = typer.Option("127.0.0.1"), port: int = typer.Option(8200),
-          blind: bool = typer.Option(False, help="hide generators and earlier ratings")):
+          blind: bool = typer.Option(False, help="hide generators and earlier ratings"),
+          active: bool = typer.Option(False, help="ask about what the taste model is least sure of, spread over "
+                                                  "subjects (refit in the background every few ratings)")):
     """The rating web page: keys 1/2/3 rate, S skips, U undoes; pairwise mode A/B/T."""
     from brushwork.pool.web import serve as run
 
-    _store(root)
-    out.print(f"rating page on http://{host}:{port}/")
-    run(root, host=host, port=port, blind=blind)
+    store = _store(root)
+    chooser = None
+    if active:
+        from brushwork.score.taste.active import ActiveChooser
+
+        chooser = ActiveChooser(store)
+    out.print(f"rating page on http://{host}:{port}/" + (" (active rating)" if active else ""))
+    try:
+        run(root, host=host, port=port, blind=blind, choose_next=chooser)
+    finally:
+        if chooser is not None:
+            chooser.close()
 
 
 @pool_app.command("snapshot")

@@ -5,6 +5,10 @@ the store on every request, and every rating or preference is one INSERT that th
 commits (WAL, synchronous=FULL) before the endpoint answers. So several raters, the CLI and
 a crash in the middle leave the pool consistent, and a 200 means the vote is on disk.
 
+With a `choose_next` hook (`brushwork pool serve --active` passes the taste model's active
+chooser) the page asks about what the hook picks, and says why; without one, or when the hook
+has nothing to pick, it follows the plain queue below. A store's fixed pairs are never reordered.
+
 Endpoints: GET / (the page), GET /api/config, GET /api/next, GET /api/item/{id},
 GET /api/progress, POST /api/rate, POST /api/undo, POST /api/prefer, GET /img/{id}.
 """
@@ -27,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from brushwork.errors import ConfigError, SetupError
+from brushwork.pool.choice import Choice, ChooseNext
 from brushwork.pool.store import Item, PoolStore
 
 # The page loads nothing from outside 127.0.0.1; sketch sources are shown as text, never run.
@@ -90,6 +95,7 @@ class ConfigOut(Wire):
     tiers: list[str]
     blind: bool
     total: int
+    active: bool = Field(False, description="an active chooser picks what is asked next")
 
 
 class NextOut(Wire):
@@ -98,6 +104,7 @@ class NextOut(Wire):
     pair: list[ItemView] | None = None
     done: bool = Field(False, description="tier: the rater has rated every item, the queue goes round again; "
                        "pair: the rater has judged every one of the store's fixed pairs")
+    why: str | None = Field(None, description="active mode: why the chooser picked this")
     progress: Progress
 
 
@@ -263,9 +270,22 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
-def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
+def _chosen(store: PoolStore, choose_next: ChooseNext | None, rater: str, mode: str, after: str | None,
+            skip: int) -> Choice | None:
+    """The hook's pick, when there is a hook, it picks, and the store does not fix its pairs."""
+    if choose_next is None or (mode == "pair" and store.pairs()):
+        return None
+    choice = choose_next(rater, mode, after, skip)
+    if choice is not None:
+        for item_id in choice.ids:
+            store.item(item_id)   # a hook naming an unknown item is a bug in the hook: fail loudly
+    return choice
+
+
+def create_app(store: PoolStore, blind: bool = False, choose_next: ChooseNext | None = None) -> FastAPI:
     """The rating page and its API over `store`. `blind` hides generators, provenance and earlier
-    ratings from every client (the page's own toggle can only add blindness, never remove it)."""
+    ratings from every client (the page's own toggle can only add blindness, never remove it).
+    `choose_next` picks what the page asks next (active rating; see brushwork.pool.choice)."""
     assets = load_assets()
     app = FastAPI(title="brushwork pool", docs_url=None, redoc_url=None)
     _install_error_handlers(app)
@@ -293,7 +313,7 @@ def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
 
     @app.get("/api/config")
     def config() -> ConfigOut:
-        return ConfigOut(tiers=list(store.tiers), blind=forced_blind,
+        return ConfigOut(tiers=list(store.tiers), blind=forced_blind, active=choose_next is not None,
                          total=store.db.execute("SELECT COUNT(*) FROM items").fetchone()[0])
 
     @app.get("/api/next")
@@ -302,14 +322,18 @@ def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
               skip: Annotated[int, Query(ge=0, le=1_000_000, description="pairs skipped (pair mode)")] = 0,
               blind: bool = False) -> NextOut:
         hide = blinded(blind)
+        if after:
+            _get_item(store, after)
+        choice = _chosen(store, choose_next, rater, mode, after, skip)
+        why = choice.why if choice else None
         if mode == "pair":
-            pair = next_pair(store, rater, skip)
+            pair = choice.ids if choice else next_pair(store, rater, skip)
             views = [item_view(store, store.item(i), hide, with_source=False) for i in pair] if pair else None
-            return NextOut(mode="pair", pair=views, done=pair is None and bool(store.pairs()),
+            return NextOut(mode="pair", pair=views, done=pair is None and bool(store.pairs()), why=why,
                            progress=progress(store, rater))
-        item_id, done = next_item(store, rater, after)
+        item_id, done = (choice.ids[0], False) if choice else next_item(store, rater, after)
         view = item_view(store, store.item(item_id), hide) if item_id else None
-        return NextOut(mode="tier", item=view, done=done, progress=progress(store, rater))
+        return NextOut(mode="tier", item=view, done=done, why=why, progress=progress(store, rater))
 
     @app.get("/api/item/{item_id}")
     def item(item_id: str, blind: bool = False) -> ItemView:
@@ -347,9 +371,10 @@ def create_app(store: PoolStore, blind: bool = False) -> FastAPI:
     return app
 
 
-def serve(root: Path | str, host: str = "127.0.0.1", port: int = 8200, blind: bool = False) -> None:
+def serve(root: Path | str, host: str = "127.0.0.1", port: int = 8200, blind: bool = False,
+          choose_next: ChooseNext | None = None) -> None:
     """Serve the rating page for the pool store at `root` until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(PoolStore(root), blind=blind), host=host, port=port, log_level="warning",
-                access_log=False)
+    uvicorn.run(create_app(PoolStore(root), blind=blind, choose_next=choose_next), host=host, port=port,
+                log_level="warning", access_log=False)

@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   mode: new URLSearchParams(location.search).get("mode") === "pair" ? "pair" : "tier",
   tiers: [],
+  active: false,    // the server picks what is asked next (--active) and says why
   serverBlind: false,
   rater: (localStorage.getItem(RATER_KEY) || "").trim(),
   item: null,       // the painting shown (tier mode)
@@ -95,13 +96,19 @@ function showMeta(item) {
   }
 }
 
-async function showItem(item, done) {
+function showWhy(el, why) {
+  el.textContent = why || "";
+  el.hidden = !why;
+}
+
+async function showItem(item, done, why) {
   state.item = item;
   $("empty").hidden = !!item;
   $("tier-view").hidden = !item;
   if (!item) return;
   await loadImage($("painting"), item.image);
   showMeta(item);
+  showWhy($("why"), why);
   $("done-note").hidden = !done;
   const code = $("code");
   code.textContent = item.source || "// this painting has no source";
@@ -110,11 +117,12 @@ async function showItem(item, done) {
   document.body.dataset.item = item.id;
 }
 
-async function showPair(pair, done) {
+async function showPair(pair, done, why) {
   state.pair = pair;
   $("empty").hidden = !!pair;
   if (!pair && done) $("empty").textContent = "Every pair is judged: thank you.";
   $("pair-view").hidden = !pair;
+  showWhy($("pair-why"), pair && why);
   if (!pair) return;
   await Promise.all([loadImage($("pair-a"), pair[0].image), loadImage($("pair-b"), pair[1].image)]);
   $("pair-a-subject").textContent = pair[0].subject;
@@ -145,8 +153,8 @@ async function next(after) {
   else if (after) params.after = after;
   const data = await api(`/api/next?${query(params)}`);
   showProgress(data.progress);
-  if (state.mode === "pair") await showPair(data.pair, data.done);
-  else await showItem(data.item, data.done);
+  if (state.mode === "pair") await showPair(data.pair, data.done, data.why);
+  else await showItem(data.item, data.done, data.why);
 }
 
 const rate = (index) => run(async () => {
@@ -240,6 +248,8 @@ async function start() {
   const config = await api("/api/config");
   state.tiers = config.tiers;
   state.serverBlind = config.blind;
+  state.active = config.active;
+  $("active-badge").hidden = !state.active;
   document.body.dataset.mode = state.mode;
   document.querySelector(`.tabs [data-mode="${state.mode}"]`).classList.add("active");
   $("tier-view").hidden = state.mode !== "tier";
