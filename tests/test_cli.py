@@ -111,3 +111,11 @@ def test_train_without_the_extra_names_the_exact_install_line(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 2
     assert "pip install 'brushwork[train]'" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_serve_without_the_env_extra_names_the_exact_install_line(tmp_path):
+    code = "import sys; sys.modules['openenv'] = None; from brushwork.cli import app; app()"
+    r = subprocess.run([sys.executable, "-c", code, "episode"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2
+    assert "pip install 'brushwork[env]'" in " ".join(r.stderr.split()) and "Traceback" not in r.stderr, r.stderr

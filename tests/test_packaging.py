@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -185,3 +186,23 @@ def test_kuberay_raycluster_manifest():
     assert doctor["command"] == ["brushwork", "doctor"] and doctor["image"] == worker["image"]
     assert any(m["mountPath"] == "/dev/shm" for m in worker["volumeMounts"])
     assert spec["rayVersion"].count(".") == 2
+
+
+def test_without_the_env_extra_the_environment_names_its_install_line(tmp_path):
+    """The base install has no OpenEnv: gating and scoring import nothing of it, and the
+    environment's first import says which extra to install."""
+    code = ("import sys; sys.modules['openenv'] = None\n"
+            "import brushwork.gate, brushwork.score, brushwork.env.tasks\n"
+            "from brushwork.errors import DependencyNotInstalled\n"
+            "try:\n    from brushwork.env import BrushworkEnv\nexcept DependencyNotInstalled as e:\n    print(e)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "pip install 'brushwork[env]'" in r.stdout
+
+
+def test_extras_match_what_users_do():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    base = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert not any(d.startswith("openenv") for d in base), "OpenEnv belongs to the env extra"
+    assert any(d.startswith("openenv") for d in extras["env"]) and any(d.startswith("openenv") for d in extras["train"])
+    assert {"env", "train", "ray", "taste", "all"} <= set(extras)

@@ -32,6 +32,14 @@ FilesArg = typer.Argument(..., exists=True, dir_okay=False, readable=True,
                           help="sketch files (.js) or whole model replies (.md, .txt)")
 
 
+def print_error(message: object) -> None:
+    """`error: <message>` on stderr, the message taken literally (rich would read
+    `brushwork[train]` in an install line as markup and drop the `[train]`)."""
+    from rich.markup import escape
+
+    console.print("[red]error:[/] " + escape(str(message)))
+
+
 @contextmanager
 def clear_errors():
     """A `BrushworkError` (a config that cannot work, a service that is down) ends the command
@@ -41,7 +49,7 @@ def clear_errors():
     try:
         yield
     except BrushworkError as e:
-        console.print(f"[red]error:[/] {e}")
+        print_error(e)
         raise typer.Exit(2) from None
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out
+from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, print_error
 
 tasks_app = typer.Typer(no_args_is_help=True, help="The painting tasks: domains, subjects, training datasets.")
 PANEL = "Environment"
@@ -18,7 +18,7 @@ app.add_typer(tasks_app, name="tasks", rich_help_panel=PANEL)
 
 
 def _fail(e: Exception):
-    console.print(f"[red]error:[/] {e}")
+    print_error(e)
     raise typer.Exit(2)
 
 

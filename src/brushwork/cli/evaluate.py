@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, progress
+from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, print_error, progress
 from brushwork.cli.score import (
     AestheticOpt,
     Hpsv3UrlOpt,
@@ -30,7 +30,7 @@ EVAL_SEED = 1_000_003   # brushwork.eval.generate.EVAL_SEED (not imported: --hel
 
 
 def _fail(e: Exception):
-    console.print(f"[red]error:[/] {e}")
+    print_error(e)
     raise typer.Exit(2)
 
 

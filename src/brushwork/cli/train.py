@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out
+from brushwork.cli.common import app, console, out, print_error
 
 PANEL = "Training and evaluation"
 
 
 def _missing_extra(e: ImportError):
-    console.print("[red]error:[/] " + escape(f"{e.name or e} is not installed: pip install 'brushwork[train]' "
-                                             "(in a checkout, make setup installs it)"))
+    print_error(f"{e.name or e} is not installed: pip install 'brushwork[train]' "
+                "(in a checkout, make setup installs it)")
     raise typer.Exit(2)
 
 
@@ -42,7 +41,7 @@ def train(ctx: typer.Context):
         _announce(brush, grpo, model)
         result = run_train(brush, grpo, model, on_warmup=_warmup_done)
     except ConfigError as e:
-        console.print(f"[red]error:[/] {e}")
+        print_error(e)
         raise typer.Exit(2) from None
     except ImportError as e:   # torch, trl, peft, transformers: the train extra
         _missing_extra(e)

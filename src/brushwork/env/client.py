@@ -19,11 +19,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from openenv.core.client_types import StepResult
-from openenv.core.env_client import EnvClient
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
+from brushwork.env.upstream import EnvClient, StepResult
 from brushwork.errors import EnvConnectionError, EnvServerError
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
+
+from brushwork.env.upstream import Action, Observation, State
 
 # Part of the error a reclaimed session answers with; the client reconnects when it sees it.
 SESSION_RECLAIMED = "session reclaimed"

@@ -14,13 +14,12 @@ from __future__ import annotations
 import functools
 
 from fastapi import FastAPI
-from openenv.core.env_server.http_server import create_app
-from openenv.core.env_server.types import ConcurrencyConfig
 
 from brushwork.env.models import PaintAction, PaintObservation, PaintState
 from brushwork.env.server.brushwork_environment import BrushworkEnvironment
 from brushwork.env.server.context import ServerContext
 from brushwork.env.settings import ServerSettings
+from brushwork.env.upstream import ConcurrencyConfig, create_app
 
 
 def build_app(context: ServerContext) -> FastAPI:

@@ -13,12 +13,10 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from openenv.core.env_server.interfaces import Environment
-from openenv.core.env_server.types import EnvironmentMetadata
-
 from brushwork.env.episode import Episode, Turn
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
 from brushwork.env.server.context import ServerContext
+from brushwork.env.upstream import Environment, EnvironmentMetadata
 from brushwork.errors import EpisodeError, SessionClosed
 
 
