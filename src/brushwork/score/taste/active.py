@@ -29,13 +29,18 @@ import numpy as np
 
 from brushwork.pool.choice import Choice
 from brushwork.pool.store import PoolStore
-from brushwork.score.taste.model import FeatureCache, Procedure, _fit_head, _Head, _sigmoid
+from brushwork.score.taste.model import FeatureCache, Procedure, _fit_head, _Head
 
 log = logging.getLogger(__name__)
 
 PROCEDURE = Procedure("classical", 0, 100.0)
 SCALES = np.geomspace(0.25, 8.0, 16)     # ordinal slopes tried on the head's utility
 NEIGHBOURS = 6                          # pair mode: partners looked at on each side in utility order
+
+
+def _sigmoid(x):
+    """The logistic function, clipped so that confident cut points do not overflow exp."""
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -60.0, 60.0)))
 
 
 @dataclass(frozen=True)
