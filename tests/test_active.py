@@ -167,3 +167,17 @@ def test_a_painting_that_cannot_be_measured_leaves_the_chooser_working(tmp_path,
         assert {again.ids[0]} <= set(share) | {broken}
     finally:
         chooser.close()
+
+
+def test_pairs_learn_from_preferences_alone(tmp_path):
+    store, share = graded_store(tmp_path / "pool")
+    by_share = sorted(share, key=share.get)
+    for full, empty in zip(by_share[-3:], by_share[:3]):       # no tier rated: only comparisons, fuller wins
+        store.prefer(full, empty, "ana", "a")
+    chooser = ActiveChooser(store, background=False)
+    fit = chooser.refit("ana")
+    assert fit is not None and fit.tiers == (), "preferences give a head but no tier cut points"
+    u = fit.utilities(np.stack([chooser._features[i] for i in (by_share[0], by_share[-1])]))
+    assert u[1] > u[0]
+    assert chooser.next_pair("ana").why.startswith("the model is unsure which you prefer")
+    assert chooser.next_item("ana").why.startswith("cold start"), "tier mode still needs two rated tiers"
