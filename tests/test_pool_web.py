@@ -433,3 +433,28 @@ def test_active_mode_keeps_a_stores_fixed_pairs_and_hands_back_when_all_are_rate
             store.rate(item, "ana", "okay")
         data = httpx.get(f"{base}/api/next", params={"rater": "ana", "after": ids[2]}).json()
         assert data["done"] and data["item"]["id"] == ids[3] and data["why"] is None
+
+
+def test_cli_serve_active_injects_the_chooser(tmp_path):
+    store = active_store(tmp_path / "cli")
+    store.close()
+    port = _free_port()
+    cli = Path(sys.executable).with_name("brushwork")
+    proc = subprocess.Popen([str(cli), "pool", "serve", str(tmp_path / "cli"), "--active", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                config = httpx.get(f"{base}/api/config", timeout=1).json()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        assert config["active"] is True
+        assert httpx.get(f"{base}/api/next", params={"rater": "ana"}, timeout=10).json()["why"].startswith("cold start")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
