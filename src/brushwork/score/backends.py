@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import os
 
 from brushwork.core.chat import ChatClient, Retry, image_part, post_json
@@ -29,8 +28,7 @@ class TasteJudge:
     def __init__(self, model: TasteModel, tie_margin: float = 0.1):
         self.model = model
         self.tie_margin = tie_margin
-        digest = hashlib.sha256(model.weights.tobytes()).hexdigest()[:10]
-        self.model_id = f"taste:{model.snapshot}:{digest}:{tie_margin}"
+        self.model_id = f"taste:{model.snapshot}:{model.digest[:10]}:{tie_margin}"   # a verdict cache key
 
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer:
         p = await asyncio.to_thread(self.model.prefer, first_png, second_png)  # an embedding takes ~0.2 s
@@ -39,7 +37,7 @@ class TasteJudge:
                       probability=p)
 
     def prefetch(self, png: bytes) -> None:
-        self.model.utility(png)   # fills the model's feature cache
+        self.model.utility(png)   # fills the model's feature cache (its bounded utility is what answers)
 
 
 class OpenAIJudge:

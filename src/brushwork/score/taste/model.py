@@ -14,9 +14,16 @@ Which features, how many components and how much regularisation are chosen by an
 cross-validation; the report's accuracies are nested (the choice is made again inside each
 outer fold), so they estimate what the whole procedure does on unseen paintings. Then:
 
+The utility is bounded by the pool's support (brushwork.score.taste.support): a painting
+unlike anything rated is shrunk toward the bottom tier's mean utility, so the head cannot pay
+more for "more of" a feature than anything in the pool holds. The bound is fitted with the
+head on the same training paintings, so the nested accuracies measure the bounded model. Then:
+
 - as a judge: P(candidate beats reference) = sigmoid(s_c - s_r), a calibrated probability;
 - as an aesthetic: sigmoid(s - mean s of the middle tier), the probability of beating a
-  typical middle-tier painting, in [0, 1].
+  typical middle-tier painting, in [0, 1];
+- as an assessment (`TasteModel.assess`): both utilities, the support, the nearest rated
+  paintings and the spread of a few bootstrap heads, for a score card.
 """
 
 from __future__ import annotations
@@ -35,13 +42,15 @@ from brushwork.core import embedding
 from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
+from brushwork.score.taste.support import Support
 
-VERSION = 3
+VERSION = 4
 KINDS = ("classical", "embedding", "both")
 CHOICES = ("auto",) + KINDS
 L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 DIMS_GRID = (4, 8, 16)            # principal components of the embedding tried
 INNER_REPEATS = 1                 # shuffles of three folds averaged by the inner choice
+BOOTSTRAPS = 8                    # heads refit on resampled paintings: the assessment's uncertainty
 
 
 def _sigmoid(x):
@@ -102,7 +111,7 @@ def _candidates(kind: str, l2: float | None) -> list[Procedure]:
 
 @dataclass
 class _Head:
-    """A fitted procedure: projection, standardisation, weights."""
+    """A fitted procedure: projection, standardisation, weights and the support that bounds them."""
 
     procedure: Procedure
     weights: np.ndarray
@@ -110,6 +119,7 @@ class _Head:
     std: np.ndarray
     pca_mean: np.ndarray | None = None
     pca_components: np.ndarray | None = None
+    support: Support | None = None
 
     def raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
         parts = [c] if self.procedure.kind != "embedding" else []
@@ -117,8 +127,27 @@ class _Head:
             parts.append((e - self.pca_mean) @ self.pca_components.T)
         return np.concatenate(parts, axis=-1)
 
+    def support_raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        """Where the support measures distances: the classical features, and the embedding's
+        components when the head uses them."""
+        if self.procedure.kind == "classical":
+            return c
+        return np.concatenate([c, (e - self.pca_mean) @ self.pca_components.T], axis=-1)
+
+    def design(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        return _design((self.raw(c, e) - self.mean) / self.std, self.squared)
+
+    def linear(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        """The head's own utilities, unbounded (they extrapolate off the support)."""
+        return self.design(c, e) @ self.weights
+
     def utilities(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
-        return _design((self.raw(c, e) - self.mean) / self.std, self.squared) @ self.weights
+        """The utilities the model answers with: bounded by the support (when fitted)."""
+        u = self.linear(c, e)
+        if self.support is None:
+            return u
+        _, distance = self.support.nearest(self.support_raw(c, e))
+        return self.support.bound(u, self.support.weight(distance))
 
     @property
     def squared(self) -> int:
@@ -165,8 +194,25 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
     pairs = _tier_pairs(tiers_of, order) + list(prefs)
     if not pairs:
         raise ConfigError("the pool has no two tiers to compare: rate paintings into at least two tiers")
-    head.weights = _fit_weights(_design((raw - head.mean) / head.std, head.squared), pairs, procedure.l2)
+    x = head.design(c, e)
+    head.weights = _fit_weights(x, pairs, procedure.l2)
+    bottom = [t for t in order if t in tiers_of][-1]
+    head.support = Support.fit(head.support_raw(c, e), x @ head.weights, np.array([t == bottom for t in tiers_of]))
     return head
+
+
+def _bootstrap(head: _Head, c, e, tiers_of, order, seed: int, n: int = BOOTSTRAPS) -> np.ndarray:
+    """Weights of `n` heads refit on paintings resampled with replacement (same projection and
+    standardisation): where they disagree, the pool does not pin the utility down."""
+    rng = np.random.default_rng(seed)
+    x = head.design(c, e)
+    heads = []
+    while len(heads) < n:
+        idx = rng.integers(0, len(tiers_of), len(tiers_of))
+        pairs = _tier_pairs([tiers_of[i] for i in idx], order)
+        if pairs:
+            heads.append(_fit_weights(x[idx], pairs, head.procedure.l2))
+    return np.stack(heads)
 
 
 def _folds(tiers_of: list[str], order: tuple[str, ...], folds: int, rng) -> np.ndarray:
@@ -226,6 +272,25 @@ def cross_validate(procedures: list[Procedure], c, e, tiers_of, order=TIERS, fol
             "chosen_in_folds": r["chosen"]}
 
 
+@dataclass(frozen=True)
+class Assessment:
+    """What the taste model says about one painting, and how far to trust it.
+
+    `utility` is the head's own (linear) utility; `bounded` is what the judge and the aesthetic
+    use. `support` is 1 among the rated paintings and falls to 0 far outside them; `distance`
+    is the mean distance to the `nearest` rated training paintings (their pool ids), in units
+    of the support's edge (1 = as far as the pool's own paintings lie from their neighbours).
+    `uncertainty` is the spread (standard deviation) of the bootstrap heads' utilities: large
+    where the pool does not pin the utility down, which off the support it seldom does."""
+
+    utility: float
+    bounded: float
+    support: float
+    distance: float
+    nearest: tuple[str, ...]
+    uncertainty: float
+
+
 @dataclass
 class TasteModel:
     weights: np.ndarray
@@ -238,28 +303,62 @@ class TasteModel:
     kind: str = "classical"
     pca_mean: np.ndarray | None = None
     pca_components: np.ndarray | None = None
+    support: Support | None = None
+    ids: tuple[str, ...] = ()          # the training paintings, in the support's row order
+    bootstrap: np.ndarray | None = None   # weights of the bootstrap heads, one row each
     _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
 
     @classmethod
-    def from_head(cls, head: _Head, pivot: float, tiers, snapshot: str, report: dict) -> TasteModel:
+    def from_head(cls, head: _Head, pivot: float, tiers, snapshot: str, report: dict, ids: tuple[str, ...] = (),
+                  bootstrap: np.ndarray | None = None) -> TasteModel:
         return cls(head.weights, head.mean, head.std, pivot, tuple(tiers), snapshot, report,
-                   head.procedure.kind, head.pca_mean, head.pca_components)
+                   head.procedure.kind, head.pca_mean, head.pca_components, head.support, tuple(ids), bootstrap)
 
     @property
     def head(self) -> _Head:
         dims = 0 if self.pca_components is None else len(self.pca_components)
         return _Head(Procedure(self.kind, dims), self.weights, self.mean, self.std, self.pca_mean,
-                     self.pca_components)
+                     self.pca_components, self.support)
+
+    @property
+    def digest(self) -> str:
+        """Names what the model answers (weights, standardisation, support): a verdict cache key."""
+        h = hashlib.sha256(f"v{VERSION}:{self.kind}:{self.pivot}".encode())
+        for a in (self.weights, self.mean, self.std, self.pca_components):
+            h.update(b"" if a is None else np.ascontiguousarray(a).tobytes())
+        if self.support is not None:
+            h.update(f"{self.support.edge}:{self.support.floor}:{self.support.k}".encode())
+            for a in (self.support.mean, self.support.std, self.support.points):
+                h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+    def _arrays(self, png: bytes) -> tuple[np.ndarray, np.ndarray | None]:
+        e = self._cache.embedding(png)[None] if self.kind != "classical" else None
+        return self._cache.classical(png)[None], e
 
     def utility(self, png: bytes) -> float:
-        e = self._cache.embedding(png)[None] if self.kind != "classical" else None
-        return float(self.head.utilities(self._cache.classical(png)[None], e)[0])
+        """The bounded utility: what the judge and the aesthetic compare."""
+        return float(self.head.utilities(*self._arrays(png))[0])
+
+    def assess(self, png: bytes) -> Assessment:
+        """Utilities, support, nearest rated paintings and bootstrap spread of one painting
+        (features come from the model's cache, so this costs a few dot products after a score)."""
+        head, (c, e) = self.head, self._arrays(png)
+        linear = head.linear(c, e)
+        spread = float(np.std(head.design(c, e) @ self.bootstrap.T)) if self.bootstrap is not None else 0.0
+        if self.support is None:
+            return Assessment(float(linear[0]), float(linear[0]), 1.0, 0.0, (), spread)
+        order, distance = self.support.nearest(head.support_raw(c, e))
+        weight = self.support.weight(distance)
+        nearest = tuple(self.ids[i] for i in order[0]) if self.ids else ()
+        return Assessment(float(linear[0]), float(self.support.bound(linear, weight)[0]), float(weight[0]),
+                          float(distance[0] / self.support.edge), nearest, spread)
 
     def aesthetic(self, png: bytes) -> float:
         return float(_sigmoid(self.utility(png) - self.pivot))
 
     def prefer(self, first: bytes, second: bytes) -> float:
-        """P(first is preferred over second)."""
+        """P(first is preferred over second), from the bounded utilities."""
         return float(_sigmoid(self.utility(first) - self.utility(second)))
 
     def save(self, path: Path | str) -> Path:
@@ -271,7 +370,8 @@ class TasteModel:
             "features": self.kind, "classical": list(FEATURES), "embedding": embedding.SOURCE_SHA256,
             "weights": self.weights.tolist(), "mean": self.mean.tolist(), "std": self.std.tolist(),
             "pca_mean": lists(self.pca_mean), "pca_components": lists(self.pca_components),
-            "pivot": self.pivot, "report": self.report,
+            "pivot": self.pivot, "support": None if self.support is None else self.support.to_dict(),
+            "ids": list(self.ids), "bootstrap": lists(self.bootstrap), "report": self.report,
         }, indent=1))
         return path
 
@@ -291,7 +391,8 @@ class TasteModel:
         array = lambda v: None if v is None else np.array(v)  # noqa: E731
         return cls(np.array(d["weights"]), np.array(d["mean"]), np.array(d["std"]), d["pivot"],
                    tuple(d["tiers"]), d["snapshot"], d.get("report", {}), d["features"],
-                   array(d["pca_mean"]), array(d["pca_components"]))
+                   array(d["pca_mean"]), array(d["pca_components"]),
+                   Support.from_dict(d["support"]) if d["support"] else None, tuple(d["ids"]), array(d["bootstrap"]))
 
 
 def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, folds: int = 5, seed: int = 0,
@@ -330,8 +431,10 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
             for kind in KINDS if any(p.kind == kind for p in procedures)}
     report.update(items={t: tiers_of.count(t) for t in order}, features=chosen.kind, dims=chosen.dims,
                   l2=chosen.l2, preferences=len(prefs), fit_s=round(time.perf_counter() - t0, 2),
-                  per_image_ms=cache.per_image_ms())
-    model = TasteModel.from_head(head, pivot, order, pool.snapshot, report)
+                  per_image_ms=cache.per_image_ms(),
+                  support={"edge": round(head.support.edge, 3), "floor": round(head.support.floor, 3)})
+    model = TasteModel.from_head(head, pivot, order, pool.snapshot, report, tuple(i.id for i in items),
+                                 _bootstrap(head, c, e, tiers_of, order, seed))
     model._cache = cache
     return model
 

@@ -1,0 +1,86 @@
+"""Where the rated paintings are, and what the taste model may say about a painting outside them.
+
+A linear preference head extrapolates: a painting with "more of" a feature than anything in
+the pool (flat clip-art is all hard edge and saturated colour) gets a utility far above the
+love tier, though no rater ever saw anything like it. The support bounds that.
+
+Distance: a painting's mean Euclidean distance to its `k` nearest rated training paintings,
+in standardised coordinates: the classical features, and the embedding's principal components
+when the head uses them (`_Head.support_raw`; the classical ones stay even then, because flat
+clip-art lies inside the embedding's few components yet far outside the pool's edges and
+colours). Scale: the same distance for each
+training painting to its `k` nearest *other* paintings (leave-one-out), whose `EDGE_QUANTILE`
+is the support's edge, i.e. how far from its neighbours a rated painting the pool itself holds
+lies. Weight: 1 up to the edge, then a smooth Gaussian fall, `exp(-((r - 1) / WIDTH)²)` at
+`r = distance / edge`, to 0 far outside. Bound: above the bottom tier's mean utility (the
+floor) the utility is shrunk toward it, `floor + weight · (u - floor)`; at or below the floor
+it is kept (an off-support painting is never paid more for being off support).
+
+Fitted with the head on the same training paintings, so nested cross-validation measures the
+bounded model honestly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+K = 3                 # nearest rated paintings a distance is the mean over
+EDGE_QUANTILE = 0.9   # of the pool's leave-one-out distances: support 1 up to there
+WIDTH = 0.35          # how fast the weight falls past the edge, in edges (r = 1.7: 0.02)
+
+
+@dataclass
+class Support:
+    """The rated training paintings in standardised coordinates, the edge and the floor."""
+
+    mean: np.ndarray       # standardisation of the raw coordinates
+    std: np.ndarray
+    points: np.ndarray     # training paintings, standardised, one row each
+    edge: float            # distance at which support starts to fall (pool's own LOO k-NN quantile)
+    floor: float           # mean utility of the bottom tier
+    k: int = K
+
+    @classmethod
+    def fit(cls, raw: np.ndarray, utilities: np.ndarray, bottom: np.ndarray, k: int = K) -> Support:
+        """`raw`: the training paintings' coordinates; `utilities`: the head's on them; `bottom`:
+        which are in the bottom tier (the floor is their mean utility)."""
+        mean, std = raw.mean(0), raw.std(0) + 1e-6
+        points = (raw - mean) / std
+        k = max(1, min(k, len(points) - 1))
+        d = _pairwise(points, points)
+        np.fill_diagonal(d, np.inf)
+        loo = np.sort(d, axis=1)[:, :k].mean(1)
+        edge = float(np.quantile(loo, EDGE_QUANTILE)) if len(points) > 1 else 1.0
+        floor = float(utilities[bottom].mean()) if bottom.any() else float(utilities.min())
+        return cls(mean, std, points, max(edge, 1e-9), floor, k)
+
+    def nearest(self, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per row of `raw`: indices of its `k` nearest training paintings and their mean distance."""
+        d = _pairwise((raw - self.mean) / self.std, self.points)
+        order = np.argsort(d, axis=1)[:, :self.k]
+        return order, np.take_along_axis(d, order, 1).mean(1)
+
+    def weight(self, distance: np.ndarray) -> np.ndarray:
+        """1 inside the support (distance up to the edge), falling smoothly to 0 outside."""
+        r = np.maximum(distance / self.edge - 1.0, 0.0)
+        return np.exp(-(r / WIDTH) ** 2)
+
+    def bound(self, utilities: np.ndarray, weight: np.ndarray) -> np.ndarray:
+        """Utilities above the floor shrunk toward it by `weight`; those at or below kept."""
+        return np.where(utilities > self.floor, self.floor + weight * (utilities - self.floor), utilities)
+
+    def to_dict(self) -> dict:
+        return {"mean": self.mean.tolist(), "std": self.std.tolist(), "points": self.points.tolist(),
+                "edge": self.edge, "floor": self.floor, "k": self.k}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Support:
+        return cls(np.array(d["mean"]), np.array(d["std"]), np.array(d["points"]), float(d["edge"]),
+                   float(d["floor"]), int(d["k"]))
+
+
+def _pairwise(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    sq = (a ** 2).sum(1)[:, None] + (b ** 2).sum(1)[None, :] - 2 * a @ b.T
+    return np.sqrt(np.maximum(sq, 0.0))
