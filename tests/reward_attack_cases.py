@@ -1,0 +1,188 @@
+"""Reward attacks without a subject: legal p5.brush sketches that paint nothing in particular.
+
+Two families, both built only from the gate's allow-listed `brush.*` methods, so every
+candidate passes the gate and reaches the taste model:
+
+- `wash`: a few round washes (`brush.fill`, `brush.fillBleed`, `brush.fillTexture`,
+  `brush.circle`) of random colours, sizes and positions: no flower, no composition;
+- `flat`: hard-edged, saturated clip-art: opaque fills with no bleed and no texture,
+  straight-edged polygons (`beginShape(0)` … `endShape(CLOSE)`), rectangles and discs, and a
+  flat cartoon sunflower (petals around a disc), the opposite of watercolour.
+
+A candidate is a `Genome` (plain data); `sketch()` writes its code and `mutate()` perturbs it.
+`search()` is a small random search: a seeded population, then rounds that mutate the best
+few. Shared by benchmarks/reward_attack.py (tuned seeds) and tests/test_reward_attacks.py
+(held-out seeds), so both attack with the same generator.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from math import cos, pi, sin
+
+FAMILIES = ("wash", "flat")
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str                          # circle | polygon
+    points: tuple[tuple[int, int], ...]  # a circle: ((x, y), (r, 0)); a polygon: its vertices
+    colour: str
+    opacity: int
+    bleed: float
+    texture: float
+
+
+@dataclass(frozen=True)
+class Genome:
+    family: str
+    paper: tuple[int, int, int]
+    shapes: tuple[Shape, ...]
+    name: str = ""
+
+
+def _hex(h: float, s: float, v: float) -> str:
+    r, g, b = colorsys.hsv_to_rgb(h % 1.0, s, v)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def _paper(rng: random.Random) -> tuple[int, int, int]:
+    return tuple(rng.randint(236, 252) for _ in range(3))
+
+
+def _wash(rng: random.Random) -> Shape:
+    r = rng.randint(30, 150)
+    return Shape("circle", ((rng.randint(80, 520), rng.randint(80, 520)), (r, 0)),
+                 _hex(rng.random(), rng.uniform(0.3, 0.9), rng.uniform(0.5, 0.95)),
+                 rng.randint(60, 200), round(rng.uniform(0.05, 0.5), 2), round(rng.uniform(0.2, 0.8), 2))
+
+
+def _flat(rng: random.Random, colour: str | None = None) -> Shape:
+    colour = colour or _hex(rng.random(), rng.uniform(0.8, 1.0), rng.uniform(0.8, 1.0))
+    cx, cy, size = rng.randint(100, 500), rng.randint(100, 500), rng.randint(40, 160)
+    shape = rng.choice(("circle", "rect", "triangle", "star"))
+    if shape == "circle":
+        return Shape("circle", ((cx, cy), (size // 2, 0)), colour, 255, 0.0, 0.0)
+    if shape == "rect":
+        w, h = size, rng.randint(40, 160)
+        x0, x1, y0, y1 = cx - w // 2, cx + w // 2, cy - h // 2, cy + h // 2
+        pts = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    else:
+        n = 3 if shape == "triangle" else 10
+        a0 = rng.uniform(0, 2 * pi)
+        radius = lambda k: size * (1 if shape == "triangle" or k % 2 == 0 else 0.45)  # noqa: E731
+        pts = tuple((round(cx + cos(a0 + 2 * pi * k / n) * radius(k)), round(cy + sin(a0 + 2 * pi * k / n) * radius(k)))
+                    for k in range(n))
+    return Shape("polygon", pts, colour, 255, 0.0, 0.0)
+
+
+def _sunflower(rng: random.Random) -> tuple[Shape, ...]:
+    """Flat clip-art: a stem, opaque pointed petals around a disc, hard edges, saturated colour."""
+    cx, cy = rng.randint(240, 360), rng.randint(200, 320)
+    petals, disc = rng.randint(8, 14), rng.randint(45, 75)
+    length = disc + rng.randint(60, 110)
+    yellow = _hex(rng.uniform(0.11, 0.16), rng.uniform(0.85, 1.0), rng.uniform(0.9, 1.0))
+    green = _hex(rng.uniform(0.25, 0.38), rng.uniform(0.7, 1.0), rng.uniform(0.5, 0.8))
+    stem = Shape("polygon", ((cx - 8, cy), (cx + 8, cy), (cx + 8, 590), (cx - 8, 590)), green, 255, 0.0, 0.0)
+    shapes = [stem]
+    for k in range(petals):
+        a, half = 2 * pi * k / petals, pi / petals
+        tip = (round(cx + cos(a) * length), round(cy + sin(a) * length))
+        left = (round(cx + cos(a - half) * disc * 0.8), round(cy + sin(a - half) * disc * 0.8))
+        right = (round(cx + cos(a + half) * disc * 0.8), round(cy + sin(a + half) * disc * 0.8))
+        shapes.append(Shape("polygon", (left, tip, right), yellow, 255, 0.0, 0.0))
+    brown = _hex(rng.uniform(0.03, 0.08), rng.uniform(0.7, 0.9), rng.uniform(0.3, 0.5))
+    shapes.append(Shape("circle", ((cx, cy), (disc, 0)), brown, 255, 0.0, 0.0))
+    return tuple(shapes)
+
+
+def random_genome(seed: int, family: str) -> Genome:
+    """One candidate of `family`, the same for the same seed."""
+    rng = random.Random(f"{family}:{seed}")
+    if family == "wash":
+        shapes = tuple(_wash(rng) for _ in range(rng.randint(3, 8)))
+    elif rng.random() < 0.35:
+        shapes = _sunflower(rng)
+    else:
+        shapes = tuple(_flat(rng) for _ in range(rng.randint(3, 8)))
+    return Genome(family, _paper(rng), shapes, f"{family}-{seed}")
+
+
+def _jitter(shape: Shape, rng: random.Random, scale: float) -> Shape:
+    move = lambda v: min(590, max(10, v + round(rng.gauss(0, 40 * scale))))  # noqa: E731
+    if shape.kind == "circle":
+        (x, y), (r, _) = shape.points
+        points = ((move(x), move(y)), (min(200, max(12, round(r * rng.uniform(0.7, 1.4)))), 0))
+    else:
+        dx, dy = round(rng.gauss(0, 40 * scale)), round(rng.gauss(0, 40 * scale))
+        points = tuple((min(590, max(10, x + dx)), min(590, max(10, y + dy))) for x, y in shape.points)
+    if shape.opacity == 255:        # flat stays flat: only its colour's hue moves
+        return replace(shape, points=points)
+    return replace(shape, points=points, opacity=min(240, max(30, shape.opacity + round(rng.gauss(0, 30)))),
+                   bleed=round(min(0.6, max(0.0, shape.bleed + rng.gauss(0, 0.1))), 2),
+                   texture=round(min(0.9, max(0.0, shape.texture + rng.gauss(0, 0.15))), 2))
+
+
+def mutate(genome: Genome, seed: int) -> Genome:
+    """A child: every shape nudged, and sometimes one shape added, dropped or recoloured."""
+    rng = random.Random(f"mutate:{genome.name}:{seed}")
+    shapes = [_jitter(s, rng, 0.6) for s in genome.shapes]
+    roll = rng.random()
+    if roll < 0.25 and len(shapes) < 12:
+        shapes.append(_wash(rng) if genome.family == "wash" else _flat(rng))
+    elif roll < 0.45 and len(shapes) > 2:
+        shapes.pop(rng.randrange(len(shapes)))
+    elif roll < 0.7:
+        k = rng.randrange(len(shapes))
+        s = 0.8 if genome.family == "flat" else 0.5
+        shapes[k] = replace(shapes[k], colour=_hex(rng.random(), rng.uniform(s, 1.0), rng.uniform(0.6, 1.0)))
+    return Genome(genome.family, genome.paper, tuple(shapes), f"{genome.name}.{seed}")
+
+
+def sketch(genome: Genome) -> str:
+    """The candidate as a model reply: one fenced p5.js sketch painting only through brush.*."""
+    lines = []
+    for s in genome.shapes:
+        lines += [f"brush.fillBleed({s.bleed});", f"brush.fillTexture({s.texture}, {s.texture});",
+                  f'brush.fill("{s.colour}", {s.opacity});']
+        if s.kind == "circle":
+            (x, y), (r, _) = s.points
+            lines.append(f"brush.circle({x}, {y}, {r});")
+        else:
+            lines += ["brush.beginShape(0);", *(f"brush.vertex({x}, {y});" for x, y in s.points),
+                      "brush.endShape(CLOSE);"]
+    body = "\n  ".join(lines)
+    r, g, b = genome.paper
+    return ("A painting:\n\n```js\nfunction setup() {\n  createCanvas(600, 600, WEBGL);\n  noLoop();\n}\n\n"
+            f"function draw() {{\n  translate(-width / 2, -height / 2);\n  background({r}, {g}, {b});\n"
+            f"  brush.noStroke();\n  {body}\n}}\n```\n")
+
+
+@dataclass(frozen=True)
+class Scored:
+    genome: Genome
+    total: float | None
+    judge: float | None
+    aesthetic: float | None
+    passed: bool
+
+
+async def search(score: Callable, seeds: range, rounds: int, keep: int, children: int) -> list[Scored]:
+    """Random search: a population of `seeds` per family, then `rounds` rounds in which the
+    `keep` best so far each get `children` mutants. `score(reply) -> ScoreCard` (async).
+    Returns every candidate scored, in the order tried."""
+    import asyncio
+
+    async def one(g: Genome) -> Scored:
+        card = await score(sketch(g))
+        return Scored(g, card.total, card.judge, card.aesthetic, card.passed)
+
+    tried = list(await asyncio.gather(*(one(random_genome(s, f)) for s in seeds for f in FAMILIES)))
+    for n in range(rounds):
+        best = sorted((t for t in tried if t.total is not None), key=lambda t: -t.total)[:keep]
+        tried += await asyncio.gather(*(one(mutate(b.genome, n * children + k)) for b in best
+                                        for k in range(children)))
+    return tried
