@@ -8,7 +8,16 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, progress, render_config
+from brushwork.cli.common import (
+    RayAddressOpt,
+    RenderBackendOpt,
+    app,
+    console,
+    out,
+    print_error,
+    progress,
+    render_config,
+)
 
 pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
 app.add_typer(pool_app, name="pool")
@@ -24,7 +33,7 @@ def _store(root: Path):
     try:
         return PoolStore(root)
     except ConfigError as e:
-        console.print(f"[red]error:[/] {e}")
+        print_error(e)
         raise typer.Exit(2) from e
 
 

@@ -18,6 +18,7 @@ from brushwork.cli.common import (
     console,
     load_pool_with_progress,
     out,
+    print_error,
     progress,
 )
 
@@ -44,7 +45,7 @@ def _pool(path: Path | None, snapshot: str | None = None):
 
 
 def _fail(e: Exception):
-    console.print(f"[red]error:[/] {e}")
+    print_error(e)
     raise typer.Exit(2)
 
 
@@ -103,6 +104,7 @@ def score_table(files, cards, preset: str) -> Table:
     table = Table("file", *NAMES, "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
+            (f"copies {c.copy_of.describe()}" if c.copy_of else "") or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
         table.add_row(str(Path(f).name), *(_fmt(v) for v in c.terms.values()), total, notes)
