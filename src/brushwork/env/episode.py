@@ -123,7 +123,7 @@ class Episode:
         if last:
             return self._finish()
         return Turn(attempt.revision, self.revisions_left, False, gated,
-                    critique(gated, attempt.revision, self.revisions_left), png=_png(gated))
+                    critique(gated, attempt.revision, self.revisions_left, _copy(attempt)), png=_png(gated))
 
     def scored_attempts(self) -> list[Attempt]:
         """Every painting of the episode with its ScoreCard: earlier ones are scored now (for
@@ -153,10 +153,15 @@ class Episode:
             infra = card.infra or "no honest score (an infrastructure failure)"
         terms = {**card.terms, "total": reward}
         self.done = True
-        self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0),
+        self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0, _copy(last)),
                           reward=reward, card=card, terms=terms, infra=infra, png=_png(last.gated),
                           reward_revision=chosen.revision)
         return self.final
+
+
+def _copy(attempt: Attempt):
+    """The pool painting a scored attempt copies (None until it is scored)."""
+    return attempt.painting.card.copy_of if attempt.painting.card is not None else None
 
 
 def _png(gated: Gated) -> bytes | None:
