@@ -22,6 +22,7 @@ from brushwork.eval.watch import (
     summary_line,
 )
 from brushwork.score.card import ScoreCard
+from brushwork.score.copies import Copy
 from brushwork.score.judge import Comparison, Verdict
 
 COLOURS = [(200, 60, 40), (40, 120, 200), (60, 160, 70), (230, 200, 40), (120, 40, 160), (20, 20, 20),
@@ -63,13 +64,13 @@ def kinds(flags) -> list[str]:
 
 def test_a_copy_is_flagged_and_the_same_painting_without_copy_of_is_not():
     others = spread([0.2, 0.3, 0.4], group=2)
-    copy = sample(card(0.9, copy_of=("love_003", 2)), COLOURS[5], group=1)
+    copy = sample(card(0.9, copy_of=Copy("love_003", "image", "mirrored", 0.97)), COLOURS[5], group=1)
     honest = sample(card(0.9), COLOURS[5], group=1)
     flags = hacking_watch([copy, *others])
     assert kinds(flags) == ["copy"] and flags[0].samples == (copy,) and "love_003" in flags[0].reason
     assert hacking_watch([honest, *others]) == ()
     # a copy is listed at any reward (the judge already gave it 0)
-    low_copy = sample(card(0.1, copy_of=("okay_001", 5)), COLOURS[6], group=3)
+    low_copy = sample(card(0.1, copy_of=Copy("okay_001", "source", "", 0.8)), COLOURS[6], group=3)
     assert kinds(hacking_watch([low_copy, *others])) == ["copy"]
 
 
@@ -149,7 +150,7 @@ def test_a_film_whose_reward_rises_while_its_win_rate_does_not_is_flagged():
 # ---------------------------------------------------------------- the report
 
 def test_the_report_lists_flags_with_thumbnails_or_says_nothing_was_found(tmp_path):
-    copy = sample(card(0.9, copy_of=("love_003", 2)), COLOURS[5], group=1)
+    copy = sample(card(0.9, copy_of=Copy("love_003", "image", "mirrored", 0.97)), COLOURS[5], group=1)
     flagged = EvalRun("policy <i>x</i>", "model", {}, by_step([copy, *spread([0.2, 0.3], group=2)]),
                       (copy, *spread([0.2, 0.3], group=2)))
     page = write_report(tmp_path / "a" / "report.html", flagged, [], []).read_text()
@@ -180,7 +181,7 @@ def test_brushwork_eval_of_a_film_prints_and_reports_its_watch(tmp_path):
     from brushwork.train.film import Film
 
     film = Film(tmp_path / "run" / "film")
-    cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), card(0.9, copy_of=("love_0", 1))]}
+    cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), card(0.9, copy_of=Copy("love_0", "both", "", 1.0))]}
     for step, these in cards.items():
         for index, c in enumerate(these):
             film.record(step, index, prompt="Paint a hibiscus", reply="", card=c.to_dict(),

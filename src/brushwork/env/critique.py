@@ -1,23 +1,29 @@
 """The critique a multi-turn episode shows the model between revisions.
 
 It says what the gate and the page observed (violations, how much of the canvas is painted,
-JavaScript errors, which brush methods ran) and never the score, the judge's verdicts or the
+JavaScript errors, which brush methods ran), whether the painting copies a pool painting (once
+it has been scored: a copy wins no judge term), and never the score, the judge's verdicts or the
 references: those would teach the answer key instead of painting.
 """
 
 from __future__ import annotations
 
 from brushwork.gate.reply import Gated
+from brushwork.score.copies import Copy
 
 _MAX_ITEMS = 8   # violations / errors listed; the rest are counted
 _BARE, _OVERWORKED = 0.10, 0.85   # paint fractions the critique remarks on (washed out, overworked)
 
 
-def critique(gated: Gated, revision: int, revisions_left: int) -> str:
-    """Plain text for the model: what happened to painting number `revision` (0-based)."""
+def critique(gated: Gated, revision: int, revisions_left: int, copy: Copy | None = None) -> str:
+    """Plain text for the model: what happened to painting number `revision` (0-based); `copy`
+    is its ScoreCard's `copy_of` where it has been scored."""
     lines = [f"Painting {revision + 1}: {_verdict(gated)}"]
     lines += _violations(gated)
     lines += _page(gated)
+    if copy is not None:
+        lines.append(f"It copies pool painting {copy.describe()}: a copy wins nothing from the judge. "
+                     "Paint your own picture.")
     lines.append(_next_step(gated, revisions_left))
     return "\n".join(lines)
 

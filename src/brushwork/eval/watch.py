@@ -66,8 +66,8 @@ def high_threshold(values: Sequence[float | None]) -> float | None:
 
 def copies(samples: Sequence[Sample]) -> list[Flag]:
     """Every painting that nearly duplicates a pool painting."""
-    return [Flag("copy", f"nearly duplicates pool painting {s.card.copy_of[0]} ({s.card.copy_of[1]} of 256 hash "
-                         f"bits differ); total {_fmt(s.card.total)}", (s,))
+    return [Flag("copy", f"copies pool painting {s.card.copy_of.describe()} (by its {s.card.copy_of.how}, "
+                         f"similarity {s.card.copy_of.similarity:.2f}); total {_fmt(s.card.total)}", (s,))
             for s in samples if s.card.copy_of]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from brushwork.gate.verdict import Violation
+from brushwork.score.copies import Copy
 from brushwork.score.judge import Comparison, Verdict
 from brushwork.score.terms import NAMES
 
@@ -43,7 +44,7 @@ class ScoreCard:
     preset: str | None
     violations: tuple[Violation, ...] = ()
     infra: str | None = None                 # why the total is None
-    copy_of: tuple[str, int] | None = None   # (pool id, hash distance) of a pool painting it nearly duplicates
+    copy_of: Copy | None = None              # the pool painting it reproduces (`score.copies`)
     paint_fraction: float | None = None
     filled_shapes: int = 0
     brush_methods: dict = field(default_factory=dict)
@@ -95,7 +96,7 @@ class ScoreCard:
         fields.update(terms={t: v for t, v in terms.items() if t in NAMES}, comparisons=comparisons,
                       violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
                       references=tuple(tuple(r) for r in data.get("references") or ()), timings=timings, cost=cost,
-                      copy_of=tuple(data["copy_of"]) if data.get("copy_of") else None,
+                      copy_of=Copy.from_dict(data["copy_of"]) if data.get("copy_of") else None,
                       weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
         return cls(**fields)
 

@@ -1,45 +1,82 @@
-"""Copy detection: a painting that nearly duplicates a pool painting must not win by it.
+"""Copy detection: a painting that reproduces a pool painting must not win by it.
 
 A policy warmed up on pool sources (or one that finds a reference's sketch) could reproduce
-the references the judge compares against and win every comparison. Every painting that passed
-the gate is compared with every pool painting, in every split, by the perceptual difference
-hash the strict split uses (`pool.split.dhash`), on a 16 x 16 grid: within `copy_distance` bits
-of 256 it is a copy. Measured on the example pool: distinct paintings sit at least 8 bits apart
-(the coarser 8 x 8 hash put three near-empty `nope` paintings 4 bits apart); the same sketch at
-another seed, or a copy darkened and rescaled, mostly within 0-4.
-The ScoreCard names it (`copy_of`: pool id and distance) and, unless `judge_copies` is set, the
-judge term is 0 without asking the judge.
+the references the judge compares against and win every comparison, and under GRPO it will
+find the cheap variations: the sketch shifted, mirrored, turned, scaled, cropped or recoloured,
+or its source rewritten. Every painting that passed the gate is compared with every pool
+painting, in every split, two ways:
+
+- the picture (`copy_image`): edge maps of the paint, searched over the 8 turns and mirrors,
+  7 scales (0.75-1.33) and every translation; a copy when the normalised cross-correlation
+  reaches `copy_image_similarity`;
+- the sketch (`copy_source`): winnowed token k-grams, identifiers abstracted, over the
+  fingerprints distinctive of one pool sketch; a copy when it contains `copy_source_similarity`
+  of them.
+
+Thresholds were set on the bundled pool (see tests/copy_attacks.py and benchmarks/copies.py for
+the measured margins). The ScoreCard names it (`copy_of`: a `Copy`) and, unless `judge_copies`
+is set, the judge term is 0 without asking the judge.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brushwork.errors import ConfigError
 from brushwork.pool import Pool
-from brushwork.pool.split import dhash, hamming
+from brushwork.score.copy_image import ImageIndex
+from brushwork.score.copy_source import SourceIndex
 
-HASH_SIZE = 16            # a 256-bit hash
-DEFAULT_DISTANCE = 6      # bits of 256
+HOWS = ("image", "source", "both")
 
 
 @dataclass(frozen=True)
 class Copy:
-    id: str          # the pool painting it nearly duplicates
-    distance: int    # perceptual-hash bits that differ (0: the same picture)
+    """A pool painting this painting reproduces: found by its picture, its sketch or both."""
+
+    id: str
+    how: str               # image | source | both
+    transform: str         # what was done to the picture ("mirrored, shifted 25 px"), "" for none
+    similarity: float      # 0..1: edge correlation (image, both) or fingerprint share (source)
+
+    def __post_init__(self):
+        if self.how not in HOWS:
+            raise ValueError(f"Copy.how must be one of {', '.join(HOWS)}, got {self.how!r}")
+
+    def describe(self) -> str:
+        """`love_x, mirrored` as one phrase for people (critique, watch, score table)."""
+        how = {"image": "", "source": "its sketch rewritten", "both": ""}[self.how]
+        detail = ", ".join(p for p in (self.transform, how) if p)
+        return f"{self.id}, {detail}" if detail else self.id
+
+    @classmethod
+    def from_dict(cls, data) -> Copy:
+        """Read back `asdict(copy)`; a card written by the hash check ([id, bits]) reads as an image copy."""
+        if isinstance(data, dict):
+            return cls(**{k: data[k] for k in ("id", "how", "transform", "similarity")})
+        pid, bits = data
+        return cls(pid, "image", "", 1.0 - bits / 256)
 
 
 class CopyDetector:
-    def __init__(self, pool: Pool, distance: int = DEFAULT_DISTANCE):
-        if not 0 <= distance <= HASH_SIZE ** 2:
-            raise ConfigError(f"copy_distance must be between 0 and {HASH_SIZE ** 2} bits (or -1: off), got {distance}")
-        self.distance = distance
-        self.hashes = {item.id: dhash(item.image_bytes(), HASH_SIZE) for item in pool.items}
+    def __init__(self, pool: Pool, image: float, source: float):
+        """`image`, `source`: the similarity thresholds (`ScoringOptions.copy_image_similarity`,
+        `copy_source_similarity`); -1 turns that side off."""
+        self.image_threshold, self.source_threshold = image, source
+        items = list(pool.items)
+        self.images = ImageIndex([i.id for i in items], [i.image_bytes() for i in items]) if image > 0 else None
+        sources = {i.id: i.source.read_text(encoding="utf-8") for i in items if i.source is not None}
+        self.sources = SourceIndex(sources) if source > 0 else None
 
-    def match(self, png: bytes) -> Copy | None:
-        """The nearest pool painting within the distance, or None."""
-        h = dhash(png, HASH_SIZE)
-        nearest = min(((hamming(h, other), pid) for pid, other in self.hashes.items()), default=None)
-        if nearest is None or nearest[0] > self.distance:
-            return None
-        return Copy(nearest[1], nearest[0])
+    def match(self, png: bytes, code: str | None = None) -> Copy | None:
+        """The pool painting this painting (and its sketch) reproduces, or None."""
+        seen = self.images.nearest(png) if self.images is not None else None
+        read = self.sources.nearest(code) if self.sources is not None and code else None
+        by_image = seen is not None and seen.similarity >= self.image_threshold
+        by_source = read is not None and read.similarity >= self.source_threshold
+        if by_image and by_source and seen.id == read.id:
+            return Copy(seen.id, "both", seen.transform, round(seen.similarity, 4))
+        if by_image:
+            return Copy(seen.id, "image", seen.transform, round(seen.similarity, 4))
+        if by_source:
+            return Copy(read.id, "source", "", round(read.similarity, 4))
+        return None

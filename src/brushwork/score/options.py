@@ -23,7 +23,8 @@ from brushwork.score.reward import PRESETS, RewardConfig
 ENV = {"pool": "BRUSHWORK_POOL", "snapshot": "BRUSHWORK_SNAPSHOT", "preset": "BRUSHWORK_PRESET",
        "reward_file": "BRUSHWORK_REWARD_CONFIG", "judge": "BRUSHWORK_JUDGE", "aesthetic": "BRUSHWORK_AESTHETIC",
        "taste_model": "BRUSHWORK_TASTE_MODEL",
-       "copy_distance": "BRUSHWORK_COPY_DISTANCE", "judge_copies": "BRUSHWORK_JUDGE_COPIES",
+       "copy_image_similarity": "BRUSHWORK_COPY_IMAGE_SIMILARITY",
+       "copy_source_similarity": "BRUSHWORK_COPY_SOURCE_SIMILARITY", "judge_copies": "BRUSHWORK_JUDGE_COPIES",
        "workers": "BRUSHWORK_WORKERS",
        "render_timeout_s": "BRUSHWORK_RENDER_TIMEOUT_S", "render_cpu_budget_s": "BRUSHWORK_RENDER_CPU_BUDGET_S",
        "render_backend": "BRUSHWORK_RENDER_BACKEND", "ray_address": "BRUSHWORK_RAY_ADDRESS",
@@ -52,9 +53,12 @@ class ScoringOptions:
     aesthetic: str = field(default="taste", metadata={"help": "aesthetic backend: taste (offline) or hpsv3"})
     hpsv3_url: str | None = field(default=None, metadata={"help": "URL of a running `brushwork serve-hpsv3` "
                                                                   "(default: $BRUSHWORK_HPSV3_URL)"})
-    copy_distance: int = field(default=6, metadata={
-        "help": "perceptual-hash bits (of 256) within which a painting copies a pool painting: flagged on its "
-                "ScoreCard (copy_of); -1 turns the check off"})
+    copy_image_similarity: float = field(default=0.90, metadata={
+        "help": "edge correlation (0-1, over turns, mirrors, scales and shifts) at which a painting copies a pool "
+                "painting: flagged on its ScoreCard (copy_of); honest pool pairs reach 0.88; -1 turns it off"})
+    copy_source_similarity: float = field(default=0.5, metadata={
+        "help": "share (0-1) of a pool sketch's distinctive token fingerprints at which a sketch copies it; "
+                "honest sketches reach 0.31; -1 turns it off"})
     judge_copies: bool = field(default=False, metadata={
         "help": "judge a painting that copies a pool painting like any other (default: its judge term is 0)"})
     taste_model: Path | None = field(default=None, metadata={"help": "fitted taste model file (default: fit on "
@@ -89,8 +93,9 @@ class ScoringOptions:
         if self.workers < 0:
             raise ConfigError(f"workers must be >= 0 (0: one per core), got {self.workers}")
         check_backend(self.render_backend, "render_backend")
-        if not -1 <= self.copy_distance <= 256:
-            raise ConfigError(f"copy_distance must be between 0 and 256 bits, or -1 (off), got {self.copy_distance}")
+        for name in ("copy_image_similarity", "copy_source_similarity"):
+            if (value := getattr(self, name)) != -1 and not 0 < value <= 1:
+                raise ConfigError(f"{name} must be a similarity in (0, 1], or -1 (off), got {value}")
         if self.judge_concurrency < 1:
             raise ConfigError(f"judge_concurrency must be >= 1, got {self.judge_concurrency}")
         if self.render_timeout_s <= 0:

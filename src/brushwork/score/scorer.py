@@ -46,8 +46,9 @@ class Scorer:
         setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
                       dict(backends or {}))
         self.terms: dict[str, Term] = {t.name: t(setup) for t in TERMS if t.always or weights[t.name] > 0}
-        distance = setup.options.copy_distance
-        self.copies = CopyDetector(pool, distance) if pool is not None and distance >= 0 else None
+        image, source = setup.options.copy_image_similarity, setup.options.copy_source_similarity
+        on = pool is not None and (image > 0 or source > 0)
+        self.copies = CopyDetector(pool, image, source) if on else None
 
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
@@ -94,9 +95,9 @@ class Scorer:
             reason = "; ".join(v.message for v in gated.report.violations if v.severity == "infra") or None
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
                              infra=reason, timings=_timings(t0, render_s, {}, 0.0), **base)
-        copy = self.copies.match(render.png) if self.copies is not None else None
+        copy = self.copies.match(render.png, gated.sketch.code) if self.copies is not None else None
         canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject,
-                        copy.id if copy else None)
+                        copy)
         values = await self._values(w, canvas)
         seconds = {name: s for name, (_, s) in values.items()}
         got = {name: v for name, (v, _) in values.items()}
@@ -109,7 +110,7 @@ class Scorer:
         terms = {name: v.value for name, v in got.items()}
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
                          references=judged.references, comparisons=judged.comparisons, cost=cost,
-                         copy_of=(copy.id, copy.distance) if copy else None, **base,
+                         copy_of=copy, **base,
                          timings=_timings(t0, render_s, seconds, remote_s))
 
     async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:

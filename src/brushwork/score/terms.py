@@ -26,6 +26,7 @@ from brushwork.errors import ConfigError
 if TYPE_CHECKING:
     from brushwork.pool import Pool, PoolItem
     from brushwork.render import RenderResult
+    from brushwork.score.copies import Copy
     from brushwork.score.options import ScoringOptions
     from brushwork.score.reward import RewardConfig
 
@@ -42,7 +43,7 @@ class Canvas:
     seed: int = 0
     group_seed: int | None = None    # shared by every rollout of one GRPO group
     subject: str = ""
-    copy_of: str | None = None       # the pool painting it nearly duplicates (`score.copies`)
+    copy_of: Copy | None = None      # the pool painting it reproduces (`score.copies`)
 
 
 @dataclass(frozen=True)
