@@ -8,11 +8,13 @@ procedural painter (`brushwork.painter.paint`), 10 per domain across its five do
 layers, bleed, texture and colour jitter spread wide, rated into love / okay / nope by a rule
 over the painter's own parameters (never over the image statistics the taste model measures):
 
-    wetness = layers and bleed (more washes that run into each other)
-    restraint = little colour jitter, a texture near 0.4 (neither flat nor gritty)
+    grain + wetness = paper texture, bleed, and (half as much) layers of wash
 
 The rule ranks each domain's paintings and cuts the ranking into thirds, so every domain has
-every tier. A rule-rated pool is a PROXY for a person, not a person: it checks that the
+every tier. (A first rule, "wet, layered, little colour jitter, texture near 0.4", was
+not learnable even within the pool, nested CV 0.50: colour jitter and a third layer barely
+show in a 600-px painting. A rule can only test generalisation if what it rates is visible.)
+A rule-rated pool is a PROXY for a person, not a person: it checks that the
 procedure can learn a taste it was not designed around, from a generator it was not tuned on;
 it says nothing about how well a person's taste is learnt.
 
@@ -35,15 +37,15 @@ from brushwork.painter import SUBJECTS, paint
 from brushwork.paths import cache_root
 
 DOMAINS = ("hibiscus", "flowers", "leaves", "landscape", "abstract")
-RATER = ("rule over painter parameters (wet and layered, restrained colour jitter, moderate texture), "
-         "thirds within each domain: a proxy, not a person")
+RATER = ("rule over painter parameters (paper texture, bleed, layers of wash), thirds within each domain: "
+         "a proxy, not a person")
 
 
 def taste_rule(params: dict) -> float:
     """The rater: higher is better. Reads only the painter's parameters."""
-    wetness = (params["layers"] - 1) / 2 + (params["bleed"] - 0.05) / 0.45
-    restraint = 1 - params["jitter"] / 0.12 - 2 * abs(params["texture"] - 0.4)
-    return wetness + restraint
+    grain = (params["texture"] - 0.05) / 0.9
+    wetness = (params["bleed"] - 0.05) / 0.45 + (params["layers"] - 1) / 4
+    return grain + wetness
 
 
 def _overrides(rng: random.Random) -> dict:
@@ -66,7 +68,7 @@ def paintings(per_domain: int, seed: int = 0) -> list[dict]:
         drawn.sort(key=lambda t: (-t[0], t[1]))
         for rank, (score, n, painting) in enumerate(drawn):
             tier = "love" if rank < per_domain / 3 else "okay" if rank < 2 * per_domain / 3 else "nope"
-            slug = f"{tier}_{domain}_{n:02d}"
+            slug = f"{domain}_{n:02d}"      # not named by tier: a new rule re-rates, the renders stay cached
             records.append({"file_name": f"images/{slug}.png", "source": f"sources/{slug}.js", "tier": tier,
                             "subject": painting.subject, "domain": domain, "generator": "brushwork.painter",
                             "rater": RATER, "rule_score": round(score, 3), "params": painting.params,
