@@ -1,0 +1,133 @@
+"""Copy attacks on the bundled pool, each with the legal twins that must not be flagged.
+
+Three tables, all built from the pool's own sketches (`sources/*.js`):
+
+- `SKETCH_ATTACKS`: the sketch edited so the painting moves (rendered for real): shifted by
+  translate, mirrored by scale(-1, 1), turned by rotate(HALF_PI) around the centre, scaled,
+  cropped (scale + translate) and recoloured (its colour strings swapped);
+- `IMAGE_ATTACKS`: the rendered painting changed with Pillow (mirror, flips, turns, a crop,
+  hue, brightness and contrast shifts);
+- `SOURCE_ATTACKS`: the sketch rewritten (renamed identifiers, changed numbers, reordered
+  helpers, comments and dead code, a few lines changed), checked on the source side.
+
+The honest twins: the procedural painter's sketches, the bundled `good_*` examples, the
+benchmark sketches, and the pool's eval items against a detector built on its train items.
+
+Calibration and hold-out: the thresholds (`ScoringOptions.copy_*_similarity`) were set on the
+`CALIBRATION` pool items' attacks, the pool's pairs and painter seeds 0-3; the `HELD_OUT`
+items' attacks, the examples, the benchmark sketches and painter seeds 4-7 were not looked at.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Callable
+
+import numpy as np
+from PIL import Image, ImageEnhance, ImageOps
+
+CALIBRATION = ("love_apricot_hibiscus_trio", "okay_magenta_hibiscus_round_petals")
+HELD_OUT = ("love_coral_hibiscus_pair", "nope_muddy_brown_hibiscus")
+TRANSLATE = "translate(-width / 2, -height / 2);"
+
+
+def _before_translate(extra: str) -> Callable[[str], str]:
+    """Insert transforms before the sketch's corner translate (p5's WEBGL origin is the centre)."""
+    return lambda code: code.replace(TRANSLATE, extra + " " + TRANSLATE, 1)
+
+
+def _recolour(code: str) -> str:
+    """Every hex colour string with its channels turned round (#rrggbb -> #ggbbrr)."""
+    return re.sub(r'"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})"', r'"#\2\3\1"', code)
+
+
+# name -> (sketch edit, transform word the detector should name)
+SKETCH_ATTACKS: dict[str, tuple[Callable[[str], str], str]] = {
+    "shifted": (lambda c: c.replace(TRANSLATE, "translate(-width / 2 + 24, -height / 2 + 12);", 1), "shifted"),
+    "mirrored": (_before_translate("scale(-1, 1);"), "mirrored"),
+    "rotated": (_before_translate("rotate(HALF_PI);"), "rotated"),
+    "scaled": (_before_translate("scale(0.8);"), "scaled"),
+    "cropped": (_before_translate("scale(1.25); translate(-50, -40);"), "scaled"),
+    "recoloured": (_recolour, "recoloured"),
+}
+
+
+def _png(im: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    im.convert("RGB").save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _hue(im: Image.Image, turn: int) -> Image.Image:
+    hsv = np.asarray(im.convert("HSV")).copy()
+    hsv[..., 0] = (hsv[..., 0].astype(int) + turn) % 256
+    return Image.fromarray(hsv, "HSV").convert("RGB")
+
+
+IMAGE_ATTACKS: dict[str, tuple[Callable[[Image.Image], Image.Image], str]] = {
+    "mirrored": (ImageOps.mirror, "mirrored"),
+    "flipped": (ImageOps.flip, "flipped"),
+    "rotated 90": (lambda im: im.rotate(-90), "rotated"),
+    "rotated 270": (lambda im: im.rotate(90), "rotated"),
+    "cropped 0.8": (lambda im: im.crop((0, 0, 480, 480)).resize((600, 600)), "scaled"),
+    "hue shifted": (lambda im: _hue(im, 80), "recoloured"),
+    "darker": (lambda im: ImageEnhance.Brightness(im).enhance(0.8), ""),
+    "low contrast": (lambda im: ImageEnhance.Contrast(im).enhance(0.6), ""),
+}
+
+
+def image_attack(png: bytes, name: str) -> bytes:
+    with Image.open(io.BytesIO(png)) as im:
+        return _png(IMAGE_ATTACKS[name][0](im.convert("RGB")))
+
+
+def _rename(code: str) -> str:
+    """Every name the sketch declares (functions, variables, parameters) renamed."""
+    declared = set(re.findall(r"\b(?:function|const|let|var)\s+([A-Za-z_]\w*)", code))
+    for params in re.findall(r"function\s+\w+\s*\(([^)]*)\)", code):
+        declared |= set(re.findall(r"[A-Za-z_]\w*", params.split("=")[0]))
+    for n, name in enumerate(sorted(declared - {"setup", "draw"})):
+        code = re.sub(rf"\b{name}\b", f"q{n}_v", code)
+    return code
+
+
+def _numbers(code: str) -> str:
+    """Every number moved by up to 20 %."""
+    rng = random.Random(1)
+    return re.sub(r"(?<![#\w])\d+(\.\d+)?\b", lambda m: f"{float(m.group()) * rng.uniform(0.8, 1.2):.2f}", code)
+
+
+def _reorder(code: str) -> str:
+    """The top-level functions in another order."""
+    head, *functions = re.split(r"\n(?=function )", code)
+    random.Random(2).shuffle(functions)
+    return "\n".join([head, *functions])
+
+
+_DEAD = ("\nfunction unusedHelper(a, b) {\n  let t = 0;\n  for (let i = 0; i < a; i++) {\n    t += b * i;\n  }\n"
+         "  return t;\n}\n")
+
+
+def _padded(code: str) -> str:
+    """A comment every few lines and dead helpers at the end."""
+    lines = code.split("\n")
+    out = [x for n, line in enumerate(lines) for x in ([line, "  // a note on this part"] if n % 6 == 0 else [line])]
+    return "\n".join(out) + _DEAD * 2
+
+
+def _few_lines(code: str) -> str:
+    """Three statements of the drawing changed."""
+    lines = code.split("\n")
+    body = [n for n, line in enumerate(lines) if "brush." in line or "wash(" in line]
+    for n in random.Random(3).sample(body, min(3, len(body))):
+        lines[n] = "  brush.circle(300, 300, 12);"
+    return "\n".join(lines)
+
+
+SOURCE_ATTACKS: dict[str, Callable[[str], str]] = {
+    "renamed": _rename, "numbers changed": _numbers, "helpers reordered": _reorder,
+    "comments and dead code": _padded, "a few lines changed": _few_lines,
+    "all of them": lambda c: _few_lines(_padded(_reorder(_rename(c)))),
+}
