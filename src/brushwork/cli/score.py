@@ -201,7 +201,8 @@ def taste_evaluate_table(report) -> Table:
         cells = []
         for p in pairs:
             f = m.figures.get(p)
-            cells.append("-" if f is None else f"{f.accuracy:.3f} ({f.ci95_paintings[0]:.2f}–{f.ci95_paintings[1]:.2f})")
+            lo, hi = (None, None) if f is None else f.ci95_paintings
+            cells.append("-" if f is None else f"{f.accuracy:.3f} ({lo:.2f}–{hi:.2f})")
         chosen = ", ".join(f"{name} x{n}" for name, n in sorted(m.chosen.items(), key=lambda kv: -kv[1]))
         table.add_row(m.name, f"{m.trained_on} → {m.tested_on}", *cells, chosen)
     return table
