@@ -98,7 +98,7 @@ async def test_recorded_preferences_between_held_out_paintings_are_asked(example
     report = await human_audit(PairwiseJudge(backend), pool)
     people = report["human_preferences"]
     assert people["recorded"] == 2 and people["held_out"] == 1 and people["pairs"] == 1
-    assert people["agreement"] == 0.0 and people["ci95_paintings"] == [0.0, 0.0]   # it sides with the tiers, not the person
+    assert people["agreement"] == 0.0 and people["ci95_paintings"] == [0.0, 0.0]   # it sides with the tiers
     okay, love = (hashlib.sha256(store.image_bytes(evals[t])).hexdigest() for t in ("okay", "love"))
     assert {(okay, love), (love, okay)} <= set(backend.asked)             # both orders
     assert report["asked"] == len(backend.asked) == 2 * 27                # the pair was also a tier pair: asked once

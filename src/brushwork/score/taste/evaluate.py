@@ -28,8 +28,16 @@ from brushwork.core import embedding
 from brushwork.core.stats import painting_interval
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
-from brushwork.score.taste.model import CHOICES, FeatureCache, Procedure, _candidates, _fit_head, _folds, \
-    _tier_pairs, choose
+from brushwork.score.taste.model import (
+    CHOICES,
+    FeatureCache,
+    Procedure,
+    _candidates,
+    _fit_head,
+    _folds,
+    _tier_pairs,
+    choose,
+)
 
 MIN_DOMAIN = 6          # paintings a domain needs to be held out on its own
 OTHER = "other"
