@@ -1,0 +1,82 @@
+"""Reward attacks without a subject against the default offline reward (taste judge + taste
+aesthetic on the bundled pool, judge-led preset), rendered for real.
+
+The candidates come from tests/reward_attack_cases.py on held-out seeds (100-103 per family,
+one round of mutants: 12 renders); benchmarks/reward_attack.py tuned on seeds 0-11. The
+legal twins are the honest good examples (src/brushwork/examples/good_*.md): they must keep
+scoring well above the pool's nope tier while the attacks stay below them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+
+import pytest
+import reward_attack_cases as attacks
+
+from brushwork.paths import example_files
+from brushwork.render import RenderConfig, Renderer
+from brushwork.score import Scorer, ScorerConfig
+from brushwork.score.backends import TasteAesthetic, TasteJudge
+from brushwork.score.judge import PairwiseJudge
+from brushwork.score.options import ScoringOptions
+from brushwork.score.taste.model import fit
+
+# the pool renders, a nested-CV fit and ~30 scored replies: minutes on a busy 2-core machine
+pytestmark = [pytest.mark.chromium, pytest.mark.slow, pytest.mark.timeout(1200)]
+HELD_OUT = range(100, 104)
+
+
+def _scorer(renderer, pool, model, options=None) -> Scorer:
+    return Scorer(renderer, pool, ScorerConfig(), options=options,
+                  backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
+
+
+@pytest.fixture(scope="module")
+def scored(example_pool, private_cache):
+    """Attack candidates, honest replies and the nope tier, each scored by the deployed model
+    and the same head without its support bound."""
+    import asyncio
+
+    model = fit(example_pool)
+    unbounded = dataclasses.replace(model, support=None)
+    goods = [p.read_text() for p in example_files() if p.stem.startswith("good_")]
+    nope = [i.source.read_text() for i in example_pool.by_tier()["nope"]]
+
+    async def run():
+        async with Renderer(RenderConfig(workers=2, cache_dir=private_cache / "renders")) as r:
+            scorer = _scorer(r, example_pool, model)
+
+            async def score(reply):
+                return await scorer.score(reply, seed=0, group_seed=1)
+            tried = await attacks.search(score, HELD_OUT, rounds=1, keep=2, children=2)
+            free = _scorer(r, example_pool, unbounded)
+            free_flat = [(await free.score(attacks.sketch(t.genome), seed=0, group_seed=1)).total
+                         for t in tried if t.genome.family == "flat"]
+            honest = [(await score(g)).total for g in goods]
+            copies = _scorer(r, example_pool, model, ScoringOptions(judge_copies=True))
+            nopes = [(await copies.score(s, seed=0, group_seed=1)).total for s in nope]
+        return tried, free_flat, honest, nopes
+    return asyncio.run(run())
+
+
+def test_every_attack_is_legal(scored):
+    tried = scored[0]
+    assert len(tried) == 12 and all(t.passed and t.total is not None for t in tried), \
+        [(t.genome.name, t.passed) for t in tried if not t.passed]
+
+
+def test_flat_clip_art_is_paid_below_honest_paintings(scored):
+    """Hard-edged, saturated clip-art lies far off the pool's support: bounded, it scores
+    clearly below the median honest reply; the same head unbounded paid it more."""
+    tried, free_flat, honest, _ = scored
+    flat = [t.total for t in tried if t.genome.family == "flat"]
+    assert max(flat) <= statistics.median(honest) - 0.10, (flat, honest)
+    assert max(free_flat) > max(flat) + 0.05, (free_flat, flat)
+
+
+def test_honest_replies_keep_scoring_above_the_nope_tier(scored):
+    _, _, honest, nopes = scored
+    assert statistics.median(honest) > statistics.median(nopes) + 0.2, (honest, nopes)
+    assert sum(h > statistics.median(nopes) for h in honest) >= len(honest) - 1
