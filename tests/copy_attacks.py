@@ -43,11 +43,14 @@ def _recolour(code: str) -> str:
     return re.sub(r'"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})"', r'"#\2\3\1"', code)
 
 
-# name -> (sketch edit, transform word the detector should name)
-SKETCH_ATTACKS: dict[str, tuple[Callable[[str], str], str]] = {
+# name -> (sketch edit, the transform word the picture side must name, or None where the render is no
+# longer the whole picture). Measured: p5.brush follows p5's translate and scale, but under
+# scale(-1, 1) or rotate() it paints only a fragment of the sketch (one flower of three), so a
+# mirrored or turned *sketch* is caught by its source; mirrored and turned *pictures* are IMAGE_ATTACKS.
+SKETCH_ATTACKS: dict[str, tuple[Callable[[str], str], str | None]] = {
     "shifted": (lambda c: c.replace(TRANSLATE, "translate(-width / 2 + 24, -height / 2 + 12);", 1), "shifted"),
-    "mirrored": (_before_translate("scale(-1, 1);"), "mirrored"),
-    "rotated": (_before_translate("rotate(HALF_PI);"), "rotated"),
+    "mirrored": (_before_translate("scale(-1, 1);"), None),
+    "rotated": (_before_translate("rotate(HALF_PI);"), None),
     "scaled": (_before_translate("scale(0.8);"), "scaled"),
     "cropped": (_before_translate("scale(1.25); translate(-50, -40);"), "scaled"),
     "recoloured": (_recolour, "recoloured"),

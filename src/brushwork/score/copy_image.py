@@ -27,7 +27,7 @@ SIZE = 48                  # fine edge map, px (1 px = 12.5 px of a 600 px canva
 COARSE = 16                # coarse edge map for the shortlist, px
 SHORTLIST = 3              # pool paintings the fine search runs on
 SCALES = (0.75, 0.83, 0.91, 1.0, 1.1, 1.21, 1.33)   # candidate size / pool size
-COARSE_SCALES = (0.75, 0.87, 1.0, 1.15, 1.33)
+COARSE_SCALES = (0.8, 1.0, 1.25)
 MIN_OVERLAP = 0.5          # of each picture's area, for a translation to count
 _WORK = 144                # the painting is reduced to this before the paper is found
 _EMPTY = 1e-6              # edge energy below which a painting has no content to compare
