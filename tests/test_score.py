@@ -12,6 +12,7 @@ from brushwork.errors import ConfigError
 from brushwork.render import RenderConfig, Renderer
 from brushwork.score import RewardConfig, Scorer, ScorerConfig, draw_references
 from brushwork.score.backends import OpenAIJudge, Retry, TasteAesthetic, TasteJudge
+from brushwork.score.card import ScoreCard
 from brushwork.score.judge import PairwiseJudge
 from brushwork.score.taste.model import TasteModel, fit
 
@@ -116,6 +117,11 @@ async def test_scorecard_every_term(example_pool, taste, tmp_path):
     assert cheat.total == 0.0 and cheat.cheated and cheat.judge is None and cheat.comparisons == ()
     assert hps_only.judge is None and hps_only.comparisons == () and hps_only.total == pytest.approx(
         0.05 + 0.05 * hps_only.length + 0.9 * hps_only.aesthetic)
+    # The taste model's own word on the painting: how close to what was rated, how sure.
+    assert 0 < card.taste["support"] <= 1 and card.taste["uncertainty"] >= 0 and len(card.taste["nearest"]) == 3
+    assert card.taste["nearest"][0] in {i.id for i in example_pool.split("train")}
+    assert cheat.taste is None
+    assert ScoreCard.from_dict(json.loads(json.dumps(card.to_dict()))).taste == json.loads(json.dumps(card.taste))
     json.dumps(card.to_dict())
 
 

@@ -105,6 +105,8 @@ def score_table(files, cards, preset: str) -> Table:
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"copies {c.copy_of.describe()}" if c.copy_of else "") or \
+            (f"unlike the rated paintings (taste support {c.taste['support']:.2f})"
+             if c.taste and c.taste["support"] < 0.99 else "") or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
         table.add_row(str(Path(f).name), *(_fmt(v) for v in c.terms.values()), total, notes)

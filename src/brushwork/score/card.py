@@ -54,6 +54,9 @@ class ScoreCard:
     cost: Cost = field(default_factory=Cost)
     seed: int = 0
     group_seed: int | None = None
+    # What the offline taste model says of the painting and how far to trust it (`TasteModel.assess`):
+    # support (1 among rated paintings, 0 far off), distance, uncertainty, nearest rated ids, utilities.
+    taste: dict | None = None
 
     def __post_init__(self):
         unknown = set(self.terms) - set(NAMES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from brushwork.errors import ConfigError
 from brushwork.gate import GateConfig
@@ -46,6 +46,7 @@ class Scorer:
         setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
                       dict(backends or {}))
         self.terms: dict[str, Term] = {t.name: t(setup) for t in TERMS if t.always or weights[t.name] > 0}
+        self._taste = _taste_model(self.terms.values())
         image, source = setup.options.copy_image_similarity, setup.options.copy_source_similarity
         on = pool is not None and (image > 0 or source > 0)
         self.copies = CopyDetector(pool, image, source) if on else None
@@ -108,10 +109,16 @@ class Scorer:
                     cached={n: v.cached for n, v in got.items() if v.cached},
                     tokens={n: v.tokens for n, v in got.items() if v.tokens})
         terms = {name: v.value for name, v in got.items()}
+        taste = await asyncio.to_thread(self._assess, render.png)
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
                          references=judged.references, comparisons=judged.comparisons, cost=cost,
-                         copy_of=copy, **base,
+                         copy_of=copy, taste=taste, **base,
                          timings=_timings(t0, render_s, seconds, remote_s))
+
+    def _assess(self, png: bytes) -> dict | None:
+        """The taste model's support and uncertainty for the card, when a term used the model
+        (its features are cached by then: a few dot products)."""
+        return None if self._taste is None else asdict(self._taste.assess(png))
 
     async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:
         """Every term the weights need (and the free ones), concurrently: name -> (value, seconds)."""
@@ -122,6 +129,16 @@ class Scorer:
                               f"(its reward weighs them 0)")
         results = await asyncio.gather(*(_timed(self.terms[name], canvas) for name in wanted))
         return dict(zip(wanted, results))
+
+
+def _taste_model(terms):
+    """The offline taste model the judge or the aesthetic answers with, if either does."""
+    for term in terms:
+        for backend in (getattr(getattr(term, "judge", None), "backend", None), getattr(term, "scorer", None)):
+            model = getattr(backend, "model", None)
+            if hasattr(model, "assess"):
+                return model
+    return None
 
 
 async def _timed(term: Term, canvas: Canvas) -> tuple[Value, float]:
