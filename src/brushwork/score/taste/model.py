@@ -196,8 +196,9 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
         raise ConfigError("the pool has no two tiers to compare: rate paintings into at least two tiers")
     x = head.design(c, e)
     head.weights = _fit_weights(x, pairs, procedure.l2)
-    bottom = [t for t in order if t in tiers_of][-1]
-    head.support = Support.fit(head.support_raw(c, e), x @ head.weights, np.array([t == bottom for t in tiers_of]))
+    rated = [t for t in order if t in tiers_of]   # none when fit on pairwise preferences alone
+    bottom = np.array([bool(rated) and t == rated[-1] for t in tiers_of])
+    head.support = Support.fit(head.support_raw(c, e), x @ head.weights, bottom)
     return head
 
 
