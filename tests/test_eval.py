@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -160,19 +159,18 @@ def test_held_out_prompts_are_seeded_and_not_the_training_rows():
 def test_film_frames_become_samples_with_or_without_card_files(tmp_path):
     from dataclasses import replace
 
-    from brushwork.eval.collect import card_from_dict, film_samples, resolve_source
+    from brushwork.eval.collect import film_samples, resolve_source
     from brushwork.train.film import Film
 
     full = replace(card(total=0.7, judge=0.6), comparisons=(comparison("love", "first", "second"),),
                    references=(("love_ref", "love"),))
-    assert card_from_dict(json.loads(json.dumps(full.to_dict()))).same_as(full)
+    assert ScoreCard.from_dict(json.loads(json.dumps(full.to_dict()))).same_as(full)
     film = Film(tmp_path / "run" / "film")
-    film.record(1, 0, prompt="Paint a peach hibiscus", reply="```js\n...\n```", card=full.to_dict(),
-                png=png("white"), subject="peach hibiscus", seed=5, group=9, reward=0.7, passed=True, cheated=False,
-                infra=None, terms={"gate": 1.0, "judge": 0.6}, paint_fraction=0.3, violations=())
-    film.record(1, 1, prompt="Paint a peach hibiscus", reply="text()", card=None, png=None,
-                subject="peach hibiscus", seed=5, group=9, reward=0.0, passed=False, cheated=True, infra=None,
-                terms={"gate": 0.0}, paint_fraction=None, violations=("text_on_canvas",))
+    film.record(1, 0, full, png("white"), prompt="Paint a peach hibiscus", reply="```js\n...\n```",
+                subject="peach hibiscus", seed=5, group=9)
+    cheat = film.record(1, 1, card(passed=False, total=0.0, violations=("text_on_canvas",)), None,
+                        prompt="Paint a peach hibiscus", reply="text()", subject="peach hibiscus", seed=5, group=9)
+    (tmp_path / "run" / "film" / cheat.card_file).unlink()   # a film written without card files: the index line
     with (tmp_path / "run" / "film" / "index.jsonl").open("a") as index:
         index.write('{"step": 2, "ind')   # a run killed mid-line
     a, b = film_samples(tmp_path / "run")
@@ -279,24 +277,21 @@ def films(small_pool, private_cache, tmp_path_factory):
     replies = {"circle": HONEST, **{k: (EXAMPLES / f"{v}.md").read_text() for k, v in names.items()}}
     replies["abstract+script"] = replies["abstract"] + SCRIPT    # same sketch: a render-cache hit
 
-    def score(item):
-        key, reply = item
-        painting = pipeline.score(pipeline.gate(reply, seed=3), seed=3, group_seed=11, subject="peach hibiscus")
-        return key, (reply, painting.card, painting.png)
     options = ScoringOptions(pool=small_pool, workers=2, render_timeout_s=30)
-    with Pipeline(options) as pipeline, ThreadPoolExecutor(4) as pool:
-        scored = dict(pool.map(score, [(k, v) for k, v in replies.items() if k != "abstract+script"]))
-        scored.update(map(score, [("abstract+script", replies["abstract+script"])]))
+    with Pipeline(options) as pipeline:
+        keys = [k for k in replies if k != "abstract+script"]
+        paintings = pipeline.run_many([replies[k] for k in keys], seeds=3, group_seeds=11, subjects="peach hibiscus")
+        scored = {k: (replies[k], p.card, p.png) for k, p in zip(keys, paintings)}
+        again = pipeline.run(replies["abstract+script"], seed=3, group_seed=11, subject="peach hibiscus")
+        scored["abstract+script"] = (replies["abstract+script"], again.card, again.png)
+        assert again.card.timings.cached    # the same sketch as "abstract": a render-cache hit, and it says so
 
     def record(film: Film, step: int, keys: list[str]):
         for index, key in enumerate(keys):
             reply, c, image = scored[key]
             good = c.passed
-            film.record(step, index, prompt=HOSTILE_PROMPT if good else "Paint a white lotus", reply=reply,
-                        card=c.to_dict(), png=image, subject="peach hibiscus", seed=3, group=11 if good else 12,
-                        reward=c.total, passed=c.passed, cheated=c.cheated, infra=c.infra,
-                        terms=c.terms,
-                        paint_fraction=c.paint_fraction, violations=tuple(v.id for v in c.violations))
+            film.record(step, index, c, image, prompt=HOSTILE_PROMPT if good else "Paint a white lotus",
+                        reply=reply, subject="peach hibiscus", seed=3, group=11 if good else 12)
     a, b = Film(root / "run-a" / "film"), Film(root / "run-b" / "film")
     record(a, 1, ["peach", "abstract", "circle", "cheat", "broken"])
     record(a, 2, ["peach", "abstract+script", "circle", "cheat"])

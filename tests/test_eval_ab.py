@@ -52,9 +52,8 @@ def write_film(root: Path, name: str, prompts: list[str], per_prompt: int, rewar
             noise = 0.01 * j
             card = ScoreCard(passed=True, total=reward + noise, terms={"gate": 1.0, "judge": judge + noise},
                              weights={}, preset="judge-led")
-            film.record(1, index, prompt=prompt, reply=f"```js\n// {name}\n```", card=card.to_dict(),
-                        png=png(offset + index), subject="hibiscus", seed=k, group=k, reward=card.total,
-                        passed=True, cheated=False, infra=None, terms=card.terms, paint_fraction=0.3, violations=())
+            film.record(1, index, card, png(offset + index), prompt=prompt, reply=f"```js\n// {name}\n```",
+                        subject="hibiscus", seed=k, group=k)
     return root / name
 
 

@@ -184,10 +184,8 @@ def test_brushwork_eval_of_a_film_prints_and_reports_its_watch(tmp_path):
     cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), card(0.9, copy_of=Copy("love_0", "both", "", 1.0))]}
     for step, these in cards.items():
         for index, c in enumerate(these):
-            film.record(step, index, prompt="Paint a hibiscus", reply="", card=c.to_dict(),
-                        png=png(COLOURS[index]), subject="hibiscus", seed=3, group=11 + index,
-                        reward=c.total, passed=c.passed, cheated=c.cheated, infra=c.infra, terms=c.terms,
-                        paint_fraction=c.paint_fraction, violations=())
+            film.record(step, index, c, png(COLOURS[index]), prompt="Paint a hibiscus", reply="",
+                        subject="hibiscus", seed=3, group=11 + index)
     pool = write_pool(tmp_path / "pool")
     out = tmp_path / "eval"
     res = CliRunner().invoke(app, ["eval", "--film", str(tmp_path / "run"), "--pool", str(pool), "--out", str(out)])

@@ -17,16 +17,19 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image
 
+from brushwork.gate.verdict import Violation
+from brushwork.score.card import ScoreCard
 from brushwork.score.terms import NAMES
 from brushwork.train.config import CONFIG_DIR
-from brushwork.train.rewards import BrushworkReward, Scored, term_stats
+from brushwork.train.rewards import BrushworkReward, term_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(CONFIG_DIR / "tiny-cpu.yaml")
 
 
-def _scored(reward, terms, passed=True, png=None, cheated=False, fraction=0.3):
-    return Scored(reward, terms, passed, cheated, fraction, (), None, png=png)
+def _scored(reward, terms, passed=True, cheated=False, fraction=0.3):
+    return ScoreCard(passed=passed, total=reward, terms=terms, weights={}, preset=None, paint_fraction=fraction,
+                     violations=(Violation("text_on_canvas", "cheat", ""),) if cheated else ())
 
 
 def _png(colour) -> bytes:
@@ -64,17 +67,17 @@ def test_the_reward_keeps_the_best_passed_painting_until_taken():
 
     reward = BrushworkReward()
     prompts = [[{"role": "user", "content": f"Paint {i}"}] for i in range(3)]
-    reward.last = [_scored(0.9, {}, passed=False, png=_png("red")), _scored(0.4, {}, png=_png("green")),
-                   _scored(0.6, {}, png=_png("blue"))]
+    reward.last = [_scored(0.9, {}, passed=False), _scored(0.4, {}), _scored(0.6, {})]
+    reward.last_pngs = [_png("red"), _png("green"), _png("blue")]
     reward._keep_best(3, prompts, ["a", "b", "c"])
-    reward.last = [_scored(0.5, {}, png=_png("white")), _scored(None, {}, png=_png("black"))]
+    reward.last, reward.last_pngs = [_scored(0.5, {}), _scored(None, {})], [_png("white"), _png("black")]
     reward._keep_best(3, prompts, ["d", "e", "f"])             # a second call of the same step: 0.6 stays
     assert pickle.loads(pickle.dumps(reward)).best is None
     best = reward.take_best()
     assert (best.step, best.reward, best.subject, best.prompt) == (3, 0.6, "c", "Paint 2")
     assert Image.open(io.BytesIO(best.png)).getpixel((0, 0)) == (0, 0, 255)
     assert reward.take_best() is None                          # taken: the next step starts afresh
-    reward.last = [_scored(0.0, {}, passed=False, png=_png("red"))]
+    reward.last, reward.last_pngs = [_scored(0.0, {}, passed=False)], [_png("red")]
     reward._keep_best(4, prompts, ["a"])
     assert reward.take_best() is None                          # nothing passed: no image
 

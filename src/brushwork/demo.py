@@ -9,7 +9,6 @@ the example pool with the offline defaults); a table and a gallery of the result
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -37,25 +36,15 @@ def paint_examples(files: list[Path], workers: int | None = None, use_cache: boo
     pipeline = Pipeline(options, progress=progress)
     with pipeline:
         texts = [path.read_text(encoding="utf-8") for path in files]
-        threads = max(1, min(len(texts), 2 * options.render_workers))
-        with ThreadPoolExecutor(threads) as executor:
-            if progress is None:
-                paintings = list(executor.map(lambda text: _paint(pipeline, text), texts))
-            else:
-                with progress() as bar:
-                    task = bar.add_task("painting and scoring the examples", total=len(texts))
-
-                    def one(text):
-                        painting = _paint(pipeline, text)
-                        bar.advance(task)
-                        return painting
-                    paintings = list(executor.map(one, texts))
+        # render_all: the gallery shows what each cheat would have painted, too
+        if progress is None:
+            paintings = pipeline.run_many(texts, group_seeds=0, render_all=True)
+        else:
+            with progress() as bar:
+                task = bar.add_task("painting and scoring the examples", total=len(texts))
+                paintings = pipeline.run_many(texts, group_seeds=0, render_all=True,
+                                              on_done=lambda i, p: bar.advance(task))
         return pipeline.pool.snapshot, paintings
-
-
-def _paint(pipeline, text: str):
-    # render_all: the gallery shows what each cheat would have painted, too
-    return pipeline.run(text, group_seed=0, render_all=True)
 
 
 def demo_table(files: list[Path], paintings: list, snapshot: str) -> Table:

@@ -130,6 +130,10 @@ class ChatClient:
         tokens = int((data.get("usage") or {}).get("total_tokens") or 0) if isinstance(data, dict) else 0
         return Completion(_message_text(data), tokens, time.perf_counter() - t0)
 
+    async def start(self) -> None:
+        """Open the HTTP client now, on the running event loop (the one every call must use)."""
+        self._http()
+
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.aclose()

@@ -68,7 +68,8 @@ class Attempt:
 @dataclass(frozen=True)
 class Turn:
     """What one step produced: the painting just submitted (or kept, on "done"). `reward`,
-    `card`, `terms` and `reward_revision` (the painting rewarded) are set only when `done`."""
+    `card` (the rewarded painting's) and `reward_revision` (which painting that is) are set
+    only when `done`."""
 
     revision: int
     revisions_left: int
@@ -77,7 +78,6 @@ class Turn:
     critique: str
     reward: float | None = None
     card: ScoreCard | None = None
-    terms: dict | None = None
     infra: str | None = None
     png: bytes | None = None
     reward_revision: int | None = None
@@ -85,6 +85,11 @@ class Turn:
     @property
     def violations(self) -> tuple[Violation, ...]:
         return self.gated.report.violations
+
+    @property
+    def terms(self) -> dict | None:
+        """The rewarded card's terms and the reward as "total" (None until done)."""
+        return None if self.card is None else {**self.card.terms, "total": self.reward}
 
 
 class Episode:
@@ -151,10 +156,9 @@ class Episode:
         infra = None
         if reward is None:
             infra = card.infra or "no honest score (an infrastructure failure)"
-        terms = {**card.terms, "total": reward}
         self.done = True
         self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0, _copy(last)),
-                          reward=reward, card=card, terms=terms, infra=infra, png=_png(last.gated),
+                          reward=reward, card=card, infra=infra, png=_png(last.gated),
                           reward_revision=chosen.revision)
         return self.final
 

@@ -2,8 +2,9 @@
 `PaintObservation` out, `PaintState` on request. Shared by the server and the client.
 
 A step's observation about a painting carries its gate verdict, render and critique. The
-reward and its terms (and the full score card) appear only on the observation that ends the
-episode: a model revising its painting never sees its score or the references.
+reward and its terms (and the full score card, `score`, read back as a `ScoreCard` by `card`)
+appear only on the observation that ends the episode: a model revising its painting never sees
+its score or the references.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from brushwork.env.upstream import Action, Observation, State
+from brushwork.score.card import ScoreCard
 
 # Part of the error a reclaimed session answers with; the client reconnects when it sees it.
 SESSION_RECLAIMED = "session reclaimed"
@@ -50,6 +52,11 @@ class PaintObservation(Observation):
     score: dict[str, Any] | None = Field(default=None, description="the rewarded painting's full ScoreCard")
     reward_revision: int | None = Field(default=None, description="which painting the reward is for")
     infra: str | None = Field(default=None, description="why the reward is None (an infrastructure failure)")
+
+    @property
+    def card(self) -> ScoreCard | None:
+        """The rewarded painting's `ScoreCard`, read back from `score` (None before the end)."""
+        return ScoreCard.from_dict(self.score) if self.score else None
 
 
 class PaintState(State):

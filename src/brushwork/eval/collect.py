@@ -14,20 +14,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import json
 import random
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from brushwork.errors import ConfigError
 from brushwork.eval.metrics import Sample
-from brushwork.gate.verdict import Violation
 from brushwork.pool import Pool, PoolItem
-from brushwork.score.card import ScoreCard
 from brushwork.score.judge import PairwiseJudge
-from brushwork.score.terms import NAMES
 
 REFERENCE_TIERS = ("love", "okay")
 DEFAULT_REFERENCES = 6
@@ -61,24 +56,21 @@ def eval_references(pool: Pool, prompt: str, count: int = DEFAULT_REFERENCES,
     return tuple(drawn)
 
 
-def score_replies(pipeline, rows: list[dict], replies: list[list[str]], parallel: int = 8,
+def score_replies(pipeline, rows: list[dict], replies: list[list[str]],
                   on_done: Callable[[], None] | None = None) -> list[Sample]:
-    """Gate, render and score every reply (`replies[i]` answer `rows[i]`) on a `Pipeline`.
-    Every reply to one prompt renders with the row's seed and meets the same training
-    references (group seed = row seed), as in a GRPO group."""
+    """Gate, render and score every reply (`replies[i]` answer `rows[i]`) on a `Pipeline`, as
+    one batch. Every reply to one prompt renders with the row's seed and meets the same
+    training references (group seed = row seed), as in a GRPO group."""
     from brushwork.train.rewards import prompt_text
 
     jobs = [(row, reply) for row, group in zip(rows, replies) for reply in group]
-
-    def one(job) -> Sample:
-        row, reply = job
-        painting = pipeline.run(reply, seed=row["seed"], group_seed=row["seed"], subject=row["subject"])
-        if on_done is not None:
-            on_done()
-        return Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
-                      seed=row["seed"], reply=reply, png=painting.png, card=painting.card)
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        return list(pool.map(one, jobs))
+    seeds = [row["seed"] for row, _ in jobs]
+    paintings = pipeline.run_many([reply for _, reply in jobs], seeds=seeds, group_seeds=seeds,
+                                  subjects=[row["subject"] for row, _ in jobs],
+                                  on_done=None if on_done is None else lambda i, p: on_done())
+    return [Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
+                   seed=row["seed"], reply=reply, png=painting.png, card=painting.card)
+            for (row, reply), painting in zip(jobs, paintings)]
 
 
 def episode_samples(played) -> list[Sample]:
@@ -98,46 +90,26 @@ def episode_samples(played) -> list[Sample]:
     return samples
 
 
-def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool, count: int = DEFAULT_REFERENCES,
-                  split: str = "eval", on_done: Callable[[], None] | None = None,
-                  concurrency: int = 8) -> list[Sample]:
-    """Each passed painting against its prompt's evaluation references (both orders)."""
-    # A fresh protocol runner per call: its semaphore binds to the event loop that first waits on it.
-    runner = PairwiseJudge(judge.backend, judge.prompt, judge.cache, concurrency)
-
+async def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool, count: int = DEFAULT_REFERENCES,
+                        split: str = "eval", on_done: Callable[[], None] | None = None) -> list[Sample]:
+    """Each passed painting against its prompt's evaluation references (both orders). Run it on
+    the event loop the judge's client belongs to (`Pipeline.submit`): every pass of one
+    evaluation shares that loop."""
     async def one(sample: Sample) -> Sample:
         if not (sample.card.passed and sample.png is not None):
             return sample
         refs = eval_references(pool, sample.prompt, count, split)
-        result = await runner.judge(sample.png, refs, sample.subject or sample.prompt)
+        result = await judge.judge(sample.png, refs, sample.subject or sample.prompt)
         if on_done is not None:
             on_done()
         return dataclasses.replace(sample, eval_comparisons=result.comparisons, eval_error=result.error)
 
-    async def run():
-        return await asyncio.gather(*(one(s) for s in samples))
-    return list(asyncio.run(run()))
+    return list(await asyncio.gather(*(one(s) for s in samples)))
 
 
 def judged_count(samples: list[Sample]) -> int:
     """How many samples `judge_samples` will send to the judge (for a progress bar)."""
     return sum(s.card.passed and s.png is not None for s in samples)
-
-
-def card_from_dict(data: dict) -> ScoreCard:
-    """Read back `ScoreCard.to_dict()` (a film's card file)."""
-    return ScoreCard.from_dict(data)
-
-
-def _card_from_frame(frame) -> ScoreCard:
-    """A card rebuilt from an index line alone (a film written without card files): the
-    violations' severities are not stored there, so a cheating frame marks them all `cheat`."""
-    severity = "cheat" if frame.cheated else "broken"
-    terms = frame.terms or {}
-    return ScoreCard(passed=frame.passed, total=frame.reward, terms={t: terms.get(t) for t in NAMES}, weights={},
-                     preset=None,
-                     violations=tuple(Violation(v, severity, "") for v in frame.violations), infra=frame.infra,
-                     paint_fraction=frame.paint_fraction, seed=frame.seed or 0, group_seed=frame.group)
 
 
 def resolve_film(path: Path) -> Path:
@@ -151,19 +123,16 @@ def resolve_film(path: Path) -> Path:
 
 
 def film_samples(folder: Path) -> list[Sample]:
-    """Every frame of a film as a Sample (its stored card, reply and painting)."""
+    """Every frame of a film as a Sample (its card, reply and painting)."""
     from brushwork.train.film import read_film
 
     folder = resolve_film(folder)
     samples = []
     for frame in read_film(folder):
-        card_path = folder / frame.card_file if frame.card_file else None
-        card = card_from_dict(json.loads(card_path.read_text(encoding="utf-8"))) \
-            if card_path is not None and card_path.is_file() else _card_from_frame(frame)
         reply_path = folder / frame.reply_file
         png_path = folder / frame.png_file if frame.png_file else None
         samples.append(Sample(step=frame.step, group=frame.group, prompt=frame.prompt, subject=frame.subject or "",
-                              seed=frame.seed, card=card, turn=frame.turn, final=frame.final,
+                              seed=frame.seed, card=frame.card, turn=frame.turn, final=frame.final,
                               episode=frame.index,
                               reply=reply_path.read_text(encoding="utf-8") if reply_path.is_file() else "",
                               png=png_path.read_bytes() if png_path is not None and png_path.is_file() else None))
@@ -181,12 +150,8 @@ def record_film(samples: list[Sample], folder: Path) -> Path:
     for s in samples:
         index = s.episode if s.episode is not None else counters.setdefault(s.step, -1) + 1
         counters[s.step] = index
-        film.record(s.step, index, prompt=s.prompt, reply=s.reply, card=s.card.to_dict(), png=s.png,
-                    turn=s.turn, final=s.final,
-                    subject=s.subject, seed=s.seed, group=s.group, reward=s.card.total, passed=s.card.passed,
-                    cheated=s.card.cheated, infra=s.card.infra,
-                    terms=s.card.terms,
-                    paint_fraction=s.card.paint_fraction, violations=tuple(v.id for v in s.card.violations))
+        film.record(s.step, index, s.card, s.png, prompt=s.prompt, reply=s.reply, subject=s.subject, seed=s.seed,
+                    group=s.group, turn=s.turn, final=s.final)
     return folder
 
 

@@ -72,21 +72,24 @@ def run_eval(plan: Plan, progress: Callable = quiet_progress) -> EvalResult:
     from brushwork.eval.collect import check_eval_split, resolve_source
     from brushwork.eval.report import eval_json, run_from_json, write_report
     from brushwork.eval.watch import run_watch
-    from brushwork.pool.snapshot import load_pool_with_progress
     from brushwork.score.build import build_eval_judge
+    from brushwork.score.pipeline import Pipeline
 
     sources = _check(plan)
-    pool = load_pool_with_progress(plan.scoring.pool, progress, snapshot=plan.scoring.snapshot)
-    check_eval_split(pool, plan.split)
-    # The win rate always asks the judge, whatever the scoring preset weighs.
-    judge = build_eval_judge(pool, plan.scoring)
-    if plan.model:
-        primary = _multi_turn_run(plan, pool, judge, progress) if plan.revisions else _model_run(plan, pool, judge,
-                                                                                                   progress)
-    else:
-        primary = _film_run(plan.film, plan, pool, judge, progress)
-    others = [run_from_json(s.eval_json) if s.eval_json else _film_run(s.film, plan, pool, judge, progress, s.label)
-              for s in sources]
+    # One pipeline for the whole evaluation: its event loop serves every scoring and judging
+    # pass (the judge's HTTP client is bound to it), and it starts before minutes of generation,
+    # so a wrong scoring setting fails first. Its browsers start only if a reply is rendered.
+    with Pipeline(plan.scoring, progress=progress) as pipeline:
+        check_eval_split(pipeline.pool, plan.split)
+        # The win rate always asks the judge, whatever the scoring preset weighs.
+        judge = pipeline.own(build_eval_judge(pipeline.pool, plan.scoring))
+        if plan.model:
+            primary = (_multi_turn_run if plan.revisions else _model_run)(plan, pipeline, judge, progress)
+        else:
+            primary = _film_run(plan.film, plan, pipeline, judge, progress)
+        others = [run_from_json(s.eval_json) if s.eval_json else _film_run(s.film, plan, pipeline, judge, progress,
+                                                                           s.label)
+                  for s in sources]
     others = _unique_labels(primary, others)
     metrics_files = [*plan.runs, *(s.metrics for s in sources if s.metrics)]
     if plan.film is not None and (own := resolve_source(plan.film).metrics):
@@ -136,60 +139,54 @@ def _unique_labels(primary, others):
     return fixed
 
 
-def _judge(samples, plan: Plan, pool, judge, what: str, progress: Callable):
+def _judge(samples, plan: Plan, pipeline, judge, what: str, progress: Callable):
     from brushwork.eval.collect import judge_samples, judged_count
 
     with progress() as bar:
         task = bar.add_task(f"judging {what} against the {plan.split} references", total=judged_count(samples))
-        return judge_samples(samples, judge, pool, plan.references, plan.split, on_done=lambda: bar.advance(task))
+        return pipeline.submit(judge_samples(samples, judge, pipeline.pool, plan.references, plan.split,
+                                             on_done=lambda: bar.advance(task)))
 
 
-def _model_run(plan: Plan, pool, judge, progress: Callable):
+def _model_run(plan: Plan, pipeline, judge, progress: Callable):
     from brushwork.eval.collect import record_film, score_replies
     from brushwork.eval.generate import generate_replies, held_out_rows
     from brushwork.eval.metrics import EvalRun, by_step
-    from brushwork.score.pipeline import Pipeline
-
     film_dir = _fresh_film_dir(plan.out)
     rows = held_out_rows(list(plan.domains) or None, plan.prompts, plan.prompt_seed)
-    # The pipeline starts first: a wrong scoring setting fails before minutes of generation.
-    with Pipeline(plan.scoring) as pipeline:
-        with progress() as bar:
-            task = bar.add_task(f"generating {plan.samples} replies to each prompt", total=len(rows))
-            replies = generate_replies(plan.model, plan.adapter, rows, plan.samples, plan.max_new_tokens,
-                                       plan.temperature, plan.top_p, plan.top_k, plan.seed, device=plan.device,
-                                       on_prompt=lambda n: bar.update(task, completed=n))
-        with progress() as bar:
-            task = bar.add_task("gating, rendering and scoring", total=sum(len(r) for r in replies))
-            samples = score_replies(pipeline, rows, replies, on_done=lambda: bar.advance(task))
-    samples = _judge(samples, plan, pool, judge, "the paintings", progress)
+    with progress() as bar:
+        task = bar.add_task(f"generating {plan.samples} replies to each prompt", total=len(rows))
+        replies = generate_replies(plan.model, plan.adapter, rows, plan.samples, plan.max_new_tokens,
+                                   plan.temperature, plan.top_p, plan.top_k, plan.seed, device=plan.device,
+                                   on_prompt=lambda n: bar.update(task, completed=n))
+    with progress() as bar:
+        task = bar.add_task("gating, rendering and scoring", total=sum(len(r) for r in replies))
+        samples = score_replies(pipeline, rows, replies, on_done=lambda: bar.advance(task))
+    samples = _judge(samples, plan, pipeline, judge, "the paintings", progress)
     record_film(samples, film_dir)
     label = Path(plan.model).name + (f"+{Path(plan.adapter).name}" if plan.adapter else "")
     info = {"model": plan.model, **({"adapter": plan.adapter} if plan.adapter else {}),
             "prompts": f"{len(rows)} (seed {plan.prompt_seed})", "samples per prompt": str(plan.samples),
             "sampling": f"T={plan.temperature} top_p={plan.top_p} top_k={plan.top_k} seed={plan.seed} "
                         f"max_new_tokens={plan.max_new_tokens}",
-            **_scoring_info(plan, pool, judge)}
+            **_scoring_info(plan, pipeline.pool, judge)}
     return EvalRun(label, "model", info, by_step(samples), tuple(samples))
 
 
-def _multi_turn_run(plan: Plan, pool, judge, progress: Callable):
+def _multi_turn_run(plan: Plan, pipeline, judge, progress: Callable):
     from brushwork.eval.collect import episode_samples, record_film
     from brushwork.eval.generate import held_out_rows, play_episodes
     from brushwork.eval.metrics import EvalRun, by_turn, revision_figures
-    from brushwork.score.pipeline import Pipeline
-
     film_dir = _fresh_film_dir(plan.out)
     rows = held_out_rows(list(plan.domains) or None, plan.prompts, plan.prompt_seed)
-    with Pipeline(plan.scoring) as pipeline:
-        with progress() as bar:
-            task = bar.add_task(f"{plan.samples} episodes per prompt, up to {plan.revisions} revision(s)",
-                                total=plan.revisions + 2)
-            played = play_episodes(plan.model, plan.adapter, rows, plan.samples, plan.revisions, pipeline,
-                                   plan.max_new_tokens, plan.temperature, plan.top_p, plan.top_k, plan.seed,
-                                   device=plan.device, on_turn=lambda turn, _: bar.update(task, completed=turn))
-            samples = episode_samples(played)
-    samples = _judge(samples, plan, pool, judge, "the paintings", progress)
+    with progress() as bar:
+        task = bar.add_task(f"{plan.samples} episodes per prompt, up to {plan.revisions} revision(s)",
+                            total=plan.revisions + 2)
+        played = play_episodes(plan.model, plan.adapter, rows, plan.samples, plan.revisions, pipeline,
+                               plan.max_new_tokens, plan.temperature, plan.top_p, plan.top_k, plan.seed,
+                               device=plan.device, on_turn=lambda turn, _: bar.update(task, completed=turn))
+        samples = episode_samples(played)
+    samples = _judge(samples, plan, pipeline, judge, "the paintings", progress)
     record_film(samples, film_dir)
     first = [s for s in samples if s.turn == 0]
     final = [s for s in samples if s.final]
@@ -200,7 +197,7 @@ def _multi_turn_run(plan: Plan, pool, judge, progress: Callable):
             "revisions": f"up to {plan.revisions}", "tool-call rate": f"{calls:.0%}",
             "sampling": f"T={plan.temperature} top_p={plan.top_p} top_k={plan.top_k} seed={plan.seed} "
                         f"max_new_tokens={plan.max_new_tokens} per turn",
-            **_scoring_info(plan, pool, judge)}
+            **_scoring_info(plan, pipeline.pool, judge)}
     return EvalRun(label, "model", info, by_turn(first, final), tuple(final), tuple(first),
                    revision_figures(samples, plan.revisions))
 
@@ -223,7 +220,7 @@ def _scoring_info(plan: Plan, pool, judge) -> dict[str, str]:
             "judge": judge.backend.model_id, "scoring preset": plan.scoring.preset}
 
 
-def _film_run(path: Path, plan: Plan, pool, judge, progress: Callable, label: str | None = None):
+def _film_run(path: Path, plan: Plan, pipeline, judge, progress: Callable, label: str | None = None):
     from brushwork.eval.collect import film_samples, resolve_film, resolve_source
     from brushwork.eval.metrics import EvalRun, by_step, by_turn, revision_figures
 
@@ -233,9 +230,9 @@ def _film_run(path: Path, plan: Plan, pool, judge, progress: Callable, label: st
     steps = sorted({s.step for s in samples})
     if plan.film_steps == "ends":
         samples = [s for s in samples if s.step in (steps[0], steps[-1])]
-    samples = _judge(samples, plan, pool, judge, f"{len(samples)} frames", progress)
+    samples = _judge(samples, plan, pipeline, judge, f"{len(samples)} frames", progress)
     info = {"film": str(folder), "frames": str(len(samples)), "steps": f"{steps[0]}..{steps[-1]} ({len(steps)})",
-            **_scoring_info(plan, pool, judge)}
+            **_scoring_info(plan, pipeline.pool, judge)}
     info.pop("scoring preset")   # a film's cards were scored when it was recorded
     label = label or resolve_source(path).label
     if multi_turn:

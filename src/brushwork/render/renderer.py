@@ -1,17 +1,23 @@
 """`Renderer`: what callers hold. A `RenderBackend` (by default the local Chromium pool) with
 the content-addressed cache in front: identical code + seed + size + backend versions is
 painted once. Use as ``async with Renderer(RenderConfig(...)) as r: await r.render(code)``.
+
+The backend starts when the first sketch reaches it (or on `start()`): a caller that only
+gates replies with no sketch never starts a browser. A cache hit is marked `cache_hit` and
+carries its own timings (the lookup), never those of the render that filled the cache.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
+from dataclasses import replace
 
 from brushwork.errors import ConfigError
 from brushwork.render.backend import RenderBackend
 from brushwork.render.cache import RenderCache, cache_key, default_cache_dir
 from brushwork.render.config import RenderConfig, backend_class
-from brushwork.render.result import RenderResult
+from brushwork.render.result import RenderResult, Timings
 
 
 class Renderer:
@@ -27,6 +33,7 @@ class Renderer:
         self.backend = backend
         self._cache = RenderCache(self.config.cache_dir or default_cache_dir()) if self.config.use_cache else None
         self._started = False
+        self._starting: asyncio.Lock | None = None
 
     async def __aenter__(self) -> Renderer:
         await self.start()
@@ -44,12 +51,22 @@ class Renderer:
         """Seconds each browser replacement took (backends that replace browsers keep this)."""
         return getattr(self.backend, "restarts", [])
 
+    @property
+    def started(self) -> bool:
+        return self._started
+
     async def start(self) -> None:
-        await self.backend.start()
-        self._started = True
+        """Start the backend now (idempotent; `render` calls it on first use)."""
+        if self._starting is None:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if not self._started:
+                await self.backend.start()
+                self._started = True
 
     def status(self) -> dict:
-        return {**self.backend.status(), "backend": type(self.backend).__name__, "cache": self._cache is not None}
+        return {**self.backend.status(), "backend": type(self.backend).__name__, "cache": self._cache is not None,
+                "started": self._started}
 
     async def close(self) -> None:
         self._started = False
@@ -62,10 +79,12 @@ class Renderer:
         size = size or self.config.size
         seed = int(seed) & 0xFFFFFFFF
         cache = self._cache if (use_cache if use_cache is not None else self.config.use_cache) else None
-        key = cache_key(code, seed, size, self.backend.versions) if cache is not None and self._started else None
+        await self.start()   # the cache key needs the backend's versions, known once it started
+        t0 = time.perf_counter()
+        key = cache_key(code, seed, size, self.backend.versions) if cache is not None else None
         if key is not None and (hit := await asyncio.to_thread(cache.get, key)) is not None \
                 and not hit.infra_failure:  # older caches kept infrastructure failures
-            return hit
+            return replace(hit, cache_hit=True, timings=Timings(wall_s=time.perf_counter() - t0))
         result = await self.backend.render(code, seed, size)
         if key is not None and not result.infra_failure:
             await asyncio.to_thread(cache.put, key, result)

@@ -17,13 +17,16 @@ from brushwork.render.result import RenderResult
 
 
 class SyncRenderer:
-    def __init__(self, config: RenderConfig | None = None, backend: RenderBackend | None = None, **overrides):
+    def __init__(self, config: RenderConfig | None = None, backend: RenderBackend | None = None,
+                 lazy: bool = False, **overrides):
+        """`lazy`: start the backend when the first sketch reaches it, not now."""
         self._renderer = Renderer(config, backend, **overrides)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="brushwork-render", daemon=True)
         self._thread.start()
         try:
-            self._call(self._renderer.start())
+            if not lazy:
+                self._call(self._renderer.start())
         except BaseException:
             self.close()
             raise

@@ -1,8 +1,10 @@
 """Who answers: judge backends (`taste`, `openai`) and aesthetic backends (`taste`, `hpsv3`).
 
-Remote backends retry with exponential backoff on connection errors, timeouts, 429 and 5xx,
-then raise `JudgeUnavailable` / `ScorerUnavailable` (an infrastructure failure: the reward
-becomes None, never 0). API keys are sent, never logged or put in error messages.
+Remote backends hold one HTTP client, bound to the event loop it was opened on: `start` opens
+it and `aclose` closes it, both on the pipeline's loop (`Pipeline.start` / `close`). They retry
+with exponential backoff on connection errors, timeouts, 429 and 5xx, then raise
+`JudgeUnavailable` / `ScorerUnavailable` (an infrastructure failure: the reward becomes None,
+never 0). API keys are sent, never logged or put in error messages.
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ class OpenAIJudge:
         # a malformed body is an unparsed answer, not an outage
         return Answer(answer.text or "", answer.seconds, answer.tokens)
 
+    async def start(self) -> None:
+        await self._chat.start()
+
     async def aclose(self) -> None:
         await self._chat.aclose()
 
@@ -116,11 +121,14 @@ class HPSv3Client:
         self.prompt = prompt
         self._client = None
 
-    async def score(self, png: bytes, prompt: str = "") -> float:
+    async def start(self) -> None:
         import httpx
 
         if self._client is None:
             self._client = httpx.AsyncClient()
+
+    async def score(self, png: bytes, prompt: str = "") -> float:
+        await self.start()
         data = await post_json(self._client, f"{self.base_url}/score",
                                {"images": [base64.b64encode(png).decode()], "prompt": prompt or self.prompt},
                                {}, self.retry, f"HPSv3 service at {self.base_url}", ScorerUnavailable)

@@ -17,10 +17,11 @@ from brushwork.score.terms import NAMES
 
 @dataclass(frozen=True)
 class ScoreTimings:
-    render_s: float = 0.0
+    render_s: float = 0.0      # this run's own: the cache lookup when `cached`
     terms: dict = field(default_factory=dict)   # seconds per computed term (they run concurrently)
     overhead_s: float = 0.0   # everything outside rendering and remote calls
     total_s: float = 0.0
+    cached: bool = False       # the painting came from the render cache
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ class ScoreCard:
                             for c in data.get("comparisons") or ())
         terms = data.get("terms") or {t: data.get(t) for t in NAMES}
         timings = data.get("timings") or {}
-        timings = ScoreTimings(**{k: v for k, v in timings.items() if k in ("render_s", "overhead_s", "total_s")},
+        kept = ("render_s", "overhead_s", "total_s", "cached")
+        timings = ScoreTimings(**{k: v for k, v in timings.items() if k in kept},
                                terms=timings.get("terms") or {t: timings[f"{t}_s"] for t in NAMES
                                                               if timings.get(f"{t}_s")})
         cost = data.get("cost") or {}

@@ -2,13 +2,18 @@
 `ScoringOptions`. The environment, the trainer's reward, evaluation, the CLI and the demo all
 call it, and get the gate report, the render and the `ScoreCard` together (`Painting`).
 
-One warm renderer (its event loop on a private thread, see `SyncRenderer`), the pool and the
-scorers are shared; every method may be called from any thread, and calls run concurrently
-up to the render backend's capacity.
+The pipeline owns one event loop, run on one background thread: the renderer, the judge's
+and the HPSv3 service's HTTP clients live on it (opened in `start`, closed in `close`). The
+async API (`arun`, `arun_many`, `agate`, `ascore`) runs on that loop; the sync one (`run`,
+`run_many`, `gate`, `score`, `submit`) submits to it and waits, from any thread, so calls from
+many threads still run concurrently up to the render backend's capacity. `run_many` is the
+one way to score a batch.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 
 from brushwork.errors import ConfigError
@@ -59,12 +64,14 @@ class Pipeline:
         from brushwork.pool.snapshot import load_pool_with_progress
 
         self.options = (options or ScoringOptions()).scoring()
-        self.renderer = SyncRenderer(self.options.render_config(), backend)
+        self.renderer = SyncRenderer(self.options.render_config(), backend, lazy=True)   # the pipeline's loop
         try:
             self.reward = self.options.reward_config()
             self.pool = load_pool_with_progress(self.options.pool, progress, self.renderer, self.options.snapshot)
             self.scorer = Scorer(self.renderer.renderer, self.pool,
                                  ScorerConfig(reward=self.reward, gate=gate or GateConfig()), self.options)
+            self._owned: list = []
+            self.start()
         except BaseException:
             self.renderer.close()
             raise
@@ -73,25 +80,80 @@ class Pipeline:
     def gate_config(self) -> GateConfig:
         return self.scorer.config.gate
 
-    def run(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-            preset: str | None = None, render_all: bool = False) -> Painting:
-        """Gate, render and score one reply."""
-        return self.score(self.gate(reply, seed, render_all, prefetch=True), seed, group_seed, subject, preset)
+    def start(self) -> None:
+        """Open the judge's and the aesthetic service's clients on the pipeline's loop (the
+        browsers start when the first sketch reaches the renderer)."""
+        self.submit(self.scorer.start())
 
-    def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
+    def submit(self, coro: Coroutine, timeout: float | None = None):
+        """Run a coroutine on the pipeline's event loop and wait for its result (any thread)."""
+        return self.renderer.run(coro, timeout)
+
+    def own(self, client):
+        """Adopt a client built outside the pipeline (evaluation's judge): it opens on the
+        pipeline's loop now and closes with the pipeline. Returns it."""
+        backend = getattr(client, "backend", client)
+        if hasattr(backend, "start"):
+            self.submit(backend.start())
+        self._owned.append(backend)
+        return client
+
+    async def arun(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
+                   preset: str | None = None, render_all: bool = False) -> Painting:
+        """Gate, render and score one reply."""
+        return await self.ascore(await self.agate(reply, seed, render_all, prefetch=True), seed, group_seed,
+                                 subject, preset)
+
+    async def arun_many(self, replies: Sequence[str], seeds: int | Sequence[int] = 0,
+                        group_seeds: int | Sequence[int | None] | None = None,
+                        subjects: str | Sequence[str | None] | None = None, preset: str | None = None,
+                        on_done: Callable[[int, Painting], None] | None = None,
+                        render_all: bool = False) -> list[Painting]:
+        """`arun` on every reply concurrently, in order. `seeds`, `group_seeds` and `subjects`
+        are one value for all or one per reply; `on_done(index, painting)` as each finishes."""
+        n = len(replies)
+        seeds, group_seeds, subjects = (_per_reply(v, n, name) for v, name in
+                                        ((seeds, "seeds"), (group_seeds, "group_seeds"), (subjects, "subjects")))
+
+        async def one(i: int) -> Painting:
+            painting = await self.arun(replies[i], seeds[i], group_seeds[i], subjects[i], preset, render_all)
+            if on_done is not None:
+                on_done(i, painting)
+            return painting
+        return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+    async def agate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
         """Gate and render only (a revision the model will see, a warm-up check); no judge call.
         `render_all` renders replies the static gate refused, too (the demo's gallery); `prefetch`
         starts the scorer's local work on the painting beside the gate (when it will be scored)."""
-        return Painting(self.renderer.run(self.scorer.gate(reply, seed, render_all, prefetch)))
+        return Painting(await self.scorer.gate(reply, seed, render_all, prefetch))
 
-    def score(self, painting: Painting, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-              preset: str | None = None) -> Painting:
+    async def ascore(self, painting: Painting, seed: int = 0, group_seed: int | None = None,
+                     subject: str | None = None, preset: str | None = None) -> Painting:
         """Score a gated painting; `preset` weighs the total differently from the pipeline's own
         reward (only terms the pipeline computes)."""
         own = self.weights_for(preset) is None     # checks the preset against the terms computed here
-        card = self.renderer.run(self.scorer.score_gated(painting.gated, seed=seed, group_seed=group_seed,
-                                                         subject=subject, preset=None if own else preset))
+        card = await self.scorer.score_gated(painting.gated, seed=seed, group_seed=group_seed, subject=subject,
+                                             preset=None if own else preset)
         return replace(painting, card=card)
+
+    def run(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
+            preset: str | None = None, render_all: bool = False) -> Painting:
+        return self.submit(self.arun(reply, seed, group_seed, subject, preset, render_all))
+
+    def run_many(self, replies: Sequence[str], seeds: int | Sequence[int] = 0,
+                 group_seeds: int | Sequence[int | None] | None = None,
+                 subjects: str | Sequence[str | None] | None = None, preset: str | None = None,
+                 on_done: Callable[[int, Painting], None] | None = None, render_all: bool = False) -> list[Painting]:
+        """Score a batch concurrently (see `arun_many`); `on_done` runs on the pipeline's loop."""
+        return self.submit(self.arun_many(replies, seeds, group_seeds, subjects, preset, on_done, render_all))
+
+    def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
+        return self.submit(self.agate(reply, seed, render_all, prefetch))
+
+    def score(self, painting: Painting, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
+              preset: str | None = None) -> Painting:
+        return self.submit(self.ascore(painting, seed, group_seed, subject, preset))
 
     def weights_for(self, preset: str | None) -> Weights | None:
         """A preset's weights, or None for the pipeline's own. A preset may only weigh terms this
@@ -113,10 +175,33 @@ class Pipeline:
         return self.renderer.status()
 
     def close(self) -> None:
-        self.renderer.close()
+        """Close the clients (the scorer's and those adopted with `own`), then the renderer and
+        the loop. Idempotent."""
+        if getattr(self, "_closed", False):
+            return
+        self._closed = True
+        try:
+            clients = [*self.scorer.clients(), *(c for c in self._owned if c not in self.scorer.clients())]
+            self.submit(_aclose_all(clients), timeout=30)
+        finally:
+            self.renderer.close()
 
     def __enter__(self) -> Pipeline:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _per_reply(value, n: int, name: str) -> list:
+    """One value for every reply, or a sequence of exactly `n`."""
+    if value is None or isinstance(value, (int, str)):
+        return [value] * n
+    values = list(value)
+    if len(values) != n:
+        raise ConfigError(f"{name}: {len(values)} values for {n} replies; give one per reply or a single value")
+    return values
+
+
+async def _aclose_all(clients: list) -> None:
+    await asyncio.gather(*(c.aclose() for c in clients if hasattr(c, "aclose")), return_exceptions=True)

@@ -86,7 +86,8 @@ class Scorer:
         w = PRESETS[preset] if preset else self.config.reward.weights
         preset = preset or self.config.reward.preset
         render = gated.render
-        render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
+        render_s = render.timings.wall_s if render is not None else 0.0   # a cache hit's own lookup
+        cached = bool(render is not None and render.cache_hit)
         base = dict(weights=dict(w), preset=preset, violations=gated.report.violations, seed=seed,
                     group_seed=group_seed, paint_fraction=render.paint_fraction if render else None,
                     brush_methods=dict(render.brush_calls) if render else {},
@@ -95,7 +96,7 @@ class Scorer:
             infra = gated.report.infra_failure
             reason = "; ".join(v.message for v in gated.report.violations if v.severity == "infra") or None
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
-                             infra=reason, timings=_timings(t0, render_s, {}, 0.0), **base)
+                             infra=reason, timings=_timings(t0, render_s, {}, 0.0, cached), **base)
         copy = self.copies.match(render.png, gated.sketch.code) if self.copies is not None else None
         canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject,
                         copy)
@@ -113,7 +114,24 @@ class Scorer:
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
                          references=judged.references, comparisons=judged.comparisons, cost=cost,
                          copy_of=copy, taste=taste, **base,
-                         timings=_timings(t0, render_s, seconds, remote_s))
+                         timings=_timings(t0, render_s, seconds, remote_s, cached))
+
+    def clients(self) -> list:
+        """The terms' backends that hold connections (judge, HPSv3): each has `aclose`, and
+        `start` when it opens its connection ahead of the first call."""
+        found = []
+        for term in self.terms.values():
+            for backend in (getattr(getattr(term, "judge", None), "backend", None), getattr(term, "scorer", None)):
+                if hasattr(backend, "aclose") and backend not in found:
+                    found.append(backend)
+        return found
+
+    async def start(self) -> None:
+        """Open the backends' connections on the running event loop (the one that will use them)."""
+        await asyncio.gather(*(c.start() for c in self.clients() if hasattr(c, "start")))
+
+    async def aclose(self) -> None:
+        await asyncio.gather(*(c.aclose() for c in self.clients()), return_exceptions=True)
 
     def _assess(self, png: bytes) -> dict | None:
         """The taste model's support and uncertainty for the card, when a term used the model
@@ -147,7 +165,8 @@ async def _timed(term: Term, canvas: Canvas) -> tuple[Value, float]:
     return value, time.perf_counter() - t
 
 
-def _timings(t0: float, render_s: float, terms: dict[str, float], remote_s: float) -> ScoreTimings:
+def _timings(t0: float, render_s: float, terms: dict[str, float], remote_s: float,
+             cached: bool = False) -> ScoreTimings:
     elapsed = time.perf_counter() - t0
     return ScoreTimings(render_s=render_s, terms=terms, overhead_s=max(0.0, elapsed - render_s - remote_s),
-                        total_s=elapsed)
+                        total_s=elapsed, cached=cached)

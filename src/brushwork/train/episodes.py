@@ -12,9 +12,10 @@ painting (`record_episodes`); `brushwork eval --revisions K` reports them.
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from brushwork.core.stats import bootstrap_interval
 
 
 @dataclass(frozen=True)
@@ -57,19 +58,6 @@ def _mean(values) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def bootstrap_interval(values: list[float], reps: int = 2000, seed: int = 0,
-                       level: float = 0.95) -> tuple[float, float] | None:
-    """Percentile bootstrap interval of the mean (None for fewer than two values)."""
-    if len(values) < 2:
-        return None
-    rng = random.Random(seed)
-    n = len(values)
-    means = sorted(sum(rng.choice(values) for _ in range(n)) / n for _ in range(reps))
-    low = means[int((1 - level) / 2 * reps)]
-    high = means[min(reps - 1, int((1 + level) / 2 * reps))]
-    return low, high
-
-
 def revision_figures(episodes: list[list[Shot]], turns: int | None = None, seed: int = 0) -> RevisionFigures:
     """The figures of the module docstring over `episodes` (each a non-empty list of shots)."""
     episodes = [e for e in episodes if e]
@@ -82,7 +70,8 @@ def revision_figures(episodes: list[list[Shot]], turns: int | None = None, seed:
         episodes=len(episodes), turns=turns,
         reward_by_turn=tuple(_mean(s.total for s in shots) for shots in at),
         pass_by_turn=tuple(_mean(s.passed for s in shots) for shots in at),
-        gain=_mean(gains), gain_interval=bootstrap_interval(gains, seed=seed), gain_n=len(gains),
+        gain=_mean(gains), gain_interval=bootstrap_interval(gains, seed=seed) if len(gains) > 1 else None,
+        gain_n=len(gains),
         fix_rate=_mean(e[-1].passed for e in failed_first), fix_n=len(failed_first),
         worse_rate=_mean(b.total < a.total - 1e-9 for a, b in steps),
         revisions=sum(len(e) - 1 for e in episodes),
@@ -100,13 +89,11 @@ def episode_stats(envs, step: int) -> tuple[dict[str, float], object]:
     passed (a `Best`, or None): the final paintings' terms (as single-turn logs them), the
     tool-call rate, the first and final gate pass rates, revisions per episode, the revision
     gain, fix rate and worse rate."""
-    from brushwork.train.rewards import Best, Scored, prompt_text, term_stats
+    from brushwork.train.rewards import Best, prompt_text, term_stats
 
     episodes = [_shots(env) for env in envs]
     finals = [env.episode.attempts[-1].painting for env in envs if env.episode is not None and env.episode.attempts]
-    scored = [Scored(p.card.total, p.card.terms, p.card.passed, p.card.cheated, p.card.paint_fraction,
-                     p.card.references, p.card.infra) for p in finals if p.card is not None]
-    out = term_stats(scored)
+    out = term_stats([p.card for p in finals if p.card is not None])
     figures = revision_figures(episodes)
     out["brushwork/tool_call_rate"] = sum(env.calls > 0 for env in envs) / len(envs)
     out["brushwork/episodes_finished"] = sum(env.finished for env in envs) / len(envs)
@@ -139,11 +126,17 @@ def record_episodes(folder: str | Path, step: int, prompts, envs) -> None:
             painting, card = attempt.painting, attempt.painting.card
             final = attempt.revision == len(attempts) - 1
             reply = env.replies[attempt.revision] if attempt.revision < len(env.replies) else ""
-            film.record(step, index, prompt=prompt_text(prompt), reply=reply,
-                card=card.to_dict() if card is not None else None,
-                png=painting.png, subject=env.episode.task.subject, seed=env.episode.task.seed,
-                group=env.episode.group_seed, reward=env.reward if final else attempt.total,
-                passed=painting.report.passed, cheated=card.cheated if card is not None else False,
-                infra=card.infra if card is not None else None, terms=card.terms if card is not None else {},
-                paint_fraction=card.paint_fraction if card is not None else None,
-                violations=tuple(v.id for v in painting.report.violations), turn=attempt.revision, final=final)
+            film.record(step, index, card if card is not None else _unscored(painting), painting.png,
+                        prompt=prompt_text(prompt), reply=reply, subject=env.episode.task.subject,
+                        seed=env.episode.task.seed, group=env.episode.group_seed,
+                        reward=env.reward if final else attempt.total, turn=attempt.revision, final=final)
+
+
+def _unscored(painting):
+    """The card of a painting that was only gated (its verdict, no total)."""
+    from brushwork.score.card import ScoreCard
+
+    report = painting.report
+    return ScoreCard(passed=report.passed, total=None, terms={}, weights={}, preset=None,
+                     violations=report.violations,
+                     paint_fraction=painting.render.paint_fraction if painting.render is not None else None)

@@ -21,13 +21,18 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from brushwork.gate.verdict import Violation
+from brushwork.score.card import ScoreCard
 
 
 @dataclass(frozen=True)
 class Frame:
-    """One rollout on film (paths are relative to the film folder)."""
+    """One rollout on film: its ScoreCard plus where its files are (relative to the film
+    folder). `reward` is what the trainer was paid (the card's total, or a multi-turn
+    episode's reward on its final frame)."""
 
     step: int
     index: int
@@ -35,24 +40,66 @@ class Frame:
     subject: str | None
     seed: int | None
     group: int
+    card: ScoreCard
     reward: float | None
-    passed: bool
-    cheated: bool
-    infra: str | None
-    terms: dict = field(default_factory=dict)
-    paint_fraction: float | None = None
-    violations: tuple[str, ...] = ()
     reply_file: str = ""
     png_file: str | None = None
     card_file: str | None = None
     turn: int = 0
     final: bool = True
 
+    @property
+    def passed(self) -> bool:
+        return self.card.passed
+
+    @property
+    def cheated(self) -> bool:
+        return self.card.cheated
+
+    @property
+    def infra(self) -> str | None:
+        return self.card.infra
+
+    @property
+    def terms(self) -> dict:
+        return self.card.terms
+
+    @property
+    def paint_fraction(self) -> float | None:
+        return self.card.paint_fraction
+
+    @property
+    def violations(self) -> tuple[str, ...]:
+        return tuple(v.id for v in self.card.violations)
+
+    def index_line(self) -> dict:
+        """The line of index.jsonl: the paths and a summary of the card (readable without it)."""
+        return {"step": self.step, "index": self.index, "prompt": self.prompt, "subject": self.subject,
+                "seed": self.seed, "group": self.group, "reward": self.reward, "passed": self.passed,
+                "cheated": self.cheated, "infra": self.infra, "terms": dict(self.terms),
+                "paint_fraction": self.paint_fraction, "violations": list(self.violations),
+                "reply_file": self.reply_file, "png_file": self.png_file, "card_file": self.card_file,
+                "turn": self.turn, "final": self.final}
+
     @classmethod
-    def from_dict(cls, data: dict) -> Frame:
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        known["violations"] = tuple(known.get("violations", ()))
-        return cls(**known)
+    def from_line(cls, data: dict, folder: Path) -> Frame:
+        """A frame read back: its card from its card file, or (a film written without card
+        files) rebuilt from the index line, whose violations carry no severity, so a cheating
+        frame marks them all `cheat`."""
+        card_file = data.get("card_file")
+        path = Path(folder) / card_file if card_file else None
+        if path is not None and path.is_file():
+            card = ScoreCard.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        else:
+            severity = "cheat" if data.get("cheated") else "broken"
+            card = ScoreCard(passed=bool(data["passed"]), total=data.get("reward"), terms=dict(data.get("terms") or {}),
+                             weights={}, preset=None, infra=data.get("infra"),
+                             violations=tuple(Violation(v, severity, "") for v in data.get("violations") or ()),
+                             paint_fraction=data.get("paint_fraction"), seed=data.get("seed") or 0,
+                             group_seed=data.get("group"))
+        return cls(data["step"], data["index"], data["prompt"], data.get("subject"), data.get("seed"),
+                   data["group"], card, data.get("reward"), data.get("reply_file", ""), data.get("png_file"),
+                   card_file, data.get("turn", 0), data.get("final", True))
 
 
 class Film:
@@ -63,25 +110,25 @@ class Film:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 
-    def record(self, step: int, index: int, *, prompt: str, reply: str, card: dict | None, png: bytes | None,
-               subject: str | None, seed: int | None, group: int, reward: float | None, passed: bool,
-               cheated: bool, infra: str | None, terms: dict, paint_fraction: float | None,
-               violations: tuple[str, ...], turn: int = 0, final: bool = True) -> Frame:
+    def record(self, step: int, index: int, card: ScoreCard, png: bytes | None, *, prompt: str, reply: str,
+               subject: str | None = None, seed: int | None = None, group: int | None = None,
+               reward: float | None = ..., turn: int = 0, final: bool = True) -> Frame:
+        """One painting: its reply, PNG and card files, then its index line. `group` defaults
+        to the card's group seed, `reward` to its total."""
         shot = self.folder / f"step-{step:06d}"
         shot.mkdir(parents=True, exist_ok=True)
         stem = f"{index:02d}" + (f"-t{turn}" if turn else "")
         (shot / f"{stem}.md").write_text(reply, encoding="utf-8")
-        png_rel = card_rel = None
+        png_rel = None
         if png is not None:
             (shot / f"{stem}.png").write_bytes(png)
             png_rel = f"{shot.name}/{stem}.png"
-        if card is not None:
-            (shot / f"{stem}.json").write_text(json.dumps(card, indent=1, default=str), encoding="utf-8")
-            card_rel = f"{shot.name}/{stem}.json"
-        frame = Frame(step, index, prompt, subject, seed, group, reward, passed, cheated, infra, dict(terms),
-                      paint_fraction, tuple(violations), f"{shot.name}/{stem}.md", png_rel, card_rel, turn, final)
+        (shot / f"{stem}.json").write_text(json.dumps(card.to_dict(), indent=1, default=str), encoding="utf-8")
+        group = group if group is not None else card.group_seed if card.group_seed is not None else 0
+        frame = Frame(step, index, prompt, subject, seed, group, card, card.total if reward is ... else reward,
+                      f"{shot.name}/{stem}.md", png_rel, f"{shot.name}/{stem}.json", turn, final)
         with self._lock, (self.folder / "index.jsonl").open("a", encoding="utf-8") as f:
-            f.write(json.dumps(asdict(frame)) + "\n")
+            f.write(json.dumps(frame.index_line(), default=str) + "\n")
         return frame
 
 
@@ -94,7 +141,7 @@ def read_film(folder: Path) -> list[Frame]:
     frames = []
     for line in index.read_text(encoding="utf-8").splitlines():
         try:
-            frames.append(Frame.from_dict(json.loads(line)))
-        except (json.JSONDecodeError, TypeError):
+            frames.append(Frame.from_line(json.loads(line), folder))
+        except (json.JSONDecodeError, KeyError, TypeError):
             continue  # a torn last line from a killed run
     return frames

@@ -26,17 +26,19 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 from brushwork.score.terms import NAMES
 
-_SHARED: dict[int, Pipeline] = {}
+_SHARED: dict[str, Pipeline] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
-    """One pipeline per process and options (one warm renderer pool)."""
-    key = id(options) if options is not None else 0
+    """One pipeline per process and options, by value (equal options share one warm renderer
+    pool, however many copies of them exist)."""
+    key = repr(options or ScoringOptions())
     with _SHARED_LOCK:
         if key not in _SHARED:
             _SHARED[key] = Pipeline(options)
@@ -71,22 +73,6 @@ def group_seed(prompt, seed, step: int) -> int:
 
 
 @dataclass(frozen=True)
-class Scored:
-    """What one completion earned (kept on the reward object for inspection and logging)."""
-
-    reward: float | None
-    terms: dict
-    passed: bool
-    cheated: bool
-    paint_fraction: float | None
-    references: tuple
-    infra: str | None
-    violations: tuple[str, ...] = ()
-    card: dict | None = None
-    png: bytes | None = None
-
-
-@dataclass(frozen=True)
 class Best:
     """The best painting that passed the gate in one or more reward calls (see `take_best`)."""
 
@@ -103,7 +89,7 @@ def _stats(values: list[float]) -> tuple[float, float, float, float]:
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)), min(values), max(values)
 
 
-def term_stats(scored: list[Scored]) -> dict[str, float]:
+def term_stats(scored: list[ScoreCard]) -> dict[str, float]:
     """What one reward call logs: gate pass / cheat / None rates over every completion; for each
     term of `NAMES` and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
     curves read) and `brushwork/<term>/std|min|max` over the completions where it is not None
@@ -113,9 +99,9 @@ def term_stats(scored: list[Scored]) -> dict[str, float]:
     n = len(scored)
     out = {"brushwork/gate_pass_rate": sum(s.passed for s in scored) / n,
            "brushwork/cheat_rate": sum(s.cheated for s in scored) / n,
-           "brushwork/none_rate": sum(s.reward is None for s in scored) / n}
+           "brushwork/none_rate": sum(s.total is None for s in scored) / n}
     for term in (*NAMES, "total"):
-        values = [float(v) for v in (s.reward if term == "total" else s.terms.get(term) for s in scored)
+        values = [float(v) for v in (s.total if term == "total" else s.terms.get(term) for s in scored)
                   if v is not None]
         if values:
             mean, std, low, high = _stats(values)
@@ -137,14 +123,15 @@ class BrushworkReward:
         self.film = film
         self.parallel = parallel
         self.__name__ = name
-        self.last: list[Scored] = []
+        self.last: list[ScoreCard] = []   # the last call's cards, one per completion
+        self.last_pngs: list[bytes | None] = []   # and their paintings (the best one is logged as an image)
         self.best: Best | None = None     # the best passed painting since the last take_best()
         self._local = threading.local()
 
     def __getstate__(self):
         state = self.__dict__.copy()
         state.pop("_local", None)
-        state["last"], state["best"] = [], None
+        state["last"], state["last_pngs"], state["best"] = [], [], None
         return state
 
     def __setstate__(self, state):
@@ -162,27 +149,27 @@ class BrushworkReward:
             seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
             jobs.append((completion_text(completions[i]), seed, group_seed(prompts[i], seeds[i], step),
                          subjects[i], i))
-        with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
-            self.last = list(pool.map(lambda job: self._score(*job), jobs))
+        if self.server_urls:
+            with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
+                scored = list(pool.map(lambda job: self._score_remote(*job), jobs))
+        else:
+            paintings = shared_pipeline(self.config).run_many([j[0] for j in jobs], seeds=[j[1] for j in jobs],
+                                                              group_seeds=[j[2] for j in jobs],
+                                                              subjects=[j[3] for j in jobs])
+            scored = [(p.card, p.png) for p in paintings]
+        self.last, self.last_pngs = [c for c, _ in scored], [png for _, png in scored]
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
             self._record(step + 1, prompts, jobs)
-        return [s.reward for s in self.last]
+        return [c.total for c in self.last]
 
-    def _score(self, reply: str, seed: int, gseed: int, subject: str | None, index: int) -> Scored:
-        if self.server_urls:
-            return self._score_remote(reply, seed, gseed, subject, self.server_urls[index % len(self.server_urls)])
-        painting = shared_pipeline(self.config).run(reply, seed=seed, group_seed=gseed, subject=subject)
-        card = painting.card
-        return Scored(card.total, card.terms, card.passed, card.cheated, card.paint_fraction, card.references,
-                      card.infra, tuple(v.id for v in card.violations), card.to_dict() if self.film else None,
-                      painting.png)   # already in memory; the best one is logged as an image
-
-    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, url: str) -> Scored:
+    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, index: int
+                      ) -> tuple[ScoreCard, bytes | None]:
         from brushwork.env.client import BrushworkEnv
         from brushwork.env.models import PaintAction
 
+        url = self.server_urls[index % len(self.server_urls)]
         envs = self._local.__dict__.setdefault("envs", {})
         if url not in envs:
             envs[url] = BrushworkEnv(url).sync()
@@ -192,32 +179,27 @@ class BrushworkReward:
                   **({"subject": subject} if subject else {})}
         env.reset(**kwargs)
         obs = env.step(PaintAction(response=reply)).observation
-        card = obs.score or {}
-        terms = {k: v for k, v in (obs.terms or {}).items() if k != "total"}
-        cheated = any(v.get("severity") == "cheat" for v in obs.violations)
-        refs = tuple(tuple(r) for r in card.get("references", ()))
         png = base64.b64decode(obs.image_png_b64) if obs.image_png_b64 else None
-        return Scored(obs.reward, terms, bool(obs.passed), cheated, obs.paint_fraction, refs, obs.infra,
-                      tuple(v.get("id", "") for v in obs.violations), card or None, png)
+        card = obs.card or ScoreCard(passed=bool(obs.passed), total=None, terms={}, weights={}, preset=None,
+                                     infra=obs.infra or f"the server at {url} sent no score card")
+        return card, png
 
     def _record(self, step: int, prompts, jobs) -> None:
         from brushwork.train.film import Film
 
         film = Film(self.film)
-        for (reply, seed, gseed, subject, index), scored in zip(jobs, self.last):
-            film.record(step, index, prompt=prompt_text(prompts[index]), reply=reply, card=scored.card,
-                        png=scored.png, subject=subject, seed=seed, group=gseed, reward=scored.reward,
-                        passed=scored.passed, cheated=scored.cheated, infra=scored.infra, terms=scored.terms,
-                        paint_fraction=scored.paint_fraction, violations=scored.violations)
+        for (reply, seed, gseed, subject, index), card, png in zip(jobs, self.last, self.last_pngs):
+            film.record(step, index, card, png, prompt=prompt_text(prompts[index]), reply=reply, subject=subject,
+                        seed=seed, group=gseed)
 
     def _keep_best(self, step: int, prompts, subjects) -> None:
-        passed = [(s.reward, i) for i, s in enumerate(self.last)
-                  if s.passed and s.reward is not None and s.png is not None]
+        passed = [(c.total, i) for i, (c, png) in enumerate(zip(self.last, self.last_pngs))
+                  if c.passed and c.total is not None and png is not None]
         if not passed:
             return
         reward, i = max(passed)
         if self.best is None or reward > self.best.reward:
-            self.best = Best(step, reward, self.last[i].png, subjects[i], prompt_text(prompts[i]))
+            self.best = Best(step, reward, self.last_pngs[i], subjects[i], prompt_text(prompts[i]))
 
     def take_best(self) -> Best | None:
         """The best painting that passed since the last call (None if none passed), and forget it."""

@@ -1,0 +1,144 @@
+"""The pipeline's one event loop: evaluation judges every run on it (a second judging pass used
+to crash with "Event loop is closed"), its clients close with it, a batch is one call, a reply
+with no sketch never starts a browser, and `shared_pipeline` keys by value.
+
+The judge is the real local OpenAI-compatible server (tests/servers.py); films are written by
+hand with their paintings, so nothing here renders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from servers import FakeVLMJudge, openai_judge_app, serve
+from test_eval import card, png, write_pool
+from typer.testing import CliRunner
+
+from brushwork.cli import app
+from brushwork.render import RenderResult
+from brushwork.render.result import Timings
+from brushwork.score.options import ScoringOptions
+
+
+@pytest.fixture(scope="module")
+def pool_dir(tmp_path_factory):
+    return write_pool(tmp_path_factory.mktemp("pool") / "pool")
+
+
+@pytest.fixture(scope="module")
+def vlm():
+    judge = FakeVLMJudge()
+    with serve(openai_judge_app(judge)) as url:
+        judge.url = url + "/v1"
+        yield judge
+
+
+def _film(folder: Path, colours: list[str]) -> Path:
+    from brushwork.train.film import Film
+
+    film = Film(folder / "film")
+    for index, colour in enumerate(colours):
+        c = card(total=0.5)
+        film.record(1, index, c, png(colour, dot=(200, 40, 40)), prompt="Paint a peach hibiscus",
+                    reply="```js\n// a sketch\n```", subject="peach hibiscus", seed=3, group=11)
+    return folder
+
+
+def test_eval_judges_with_openai_and_compare_on_one_loop(pool_dir, vlm, tmp_path):
+    """`brushwork eval --judge openai --compare`: two judging passes on one judge client."""
+    a, b = _film(tmp_path / "run-a", ["white", "gray"]), _film(tmp_path / "run-b", ["black"])
+    before = len(vlm.requests)
+    res = CliRunner().invoke(app, ["eval", "--film", str(a), "--compare", str(b), "--pool", str(pool_dir),
+                                   "--out", str(tmp_path / "out"), "--judge", "openai", "--judge-url", vlm.url,
+                                   "--judge-model", "fake-vlm", "--preset", "judge-led"])
+    assert res.exit_code == 0, res.output + repr(res.exception)
+    data = json.loads((tmp_path / "out" / "eval.json").read_text())
+    assert [c["kind"] for c in data["compare"]] == ["film"]
+    # every painting met the 4 evaluation references in both orders, asked of the real server
+    # (both runs: the second pass is the one that used to find its client's loop closed)
+    asked = len(vlm.requests) - before
+    assert asked >= 2 * 4 * 2 and asked % 2 == 0
+    assert "Event loop is closed" not in res.output
+
+
+def test_pipeline_closes_its_judge_client_and_keeps_one_loop(pool_dir, vlm):
+    from brushwork.score.build import build_eval_judge
+    from brushwork.score.pipeline import Pipeline
+
+    options = ScoringOptions(pool=pool_dir, judge="openai", judge_url=vlm.url, judge_model="fake-vlm",
+                             preset="judge-led", workers=1)
+    pipeline = Pipeline(options)
+    own = pipeline.scorer.terms["judge"].judge.backend
+    extra = pipeline.own(build_eval_judge(pipeline.pool, options))
+    try:
+        assert own._chat._client is not None and extra.backend._chat._client is not None   # opened in start
+        assert pipeline.renderer.status()["started"] is False    # no browser until a sketch is rendered
+        for _ in range(2):   # two passes on the pipeline's loop: the client stays usable
+            result = pipeline.submit(extra.judge(png("white", dot=(0, 0, 0)), pipeline.pool.items[:1], "a flower"))
+            assert result.score is not None and result.error is None
+    finally:
+        pipeline.close()
+    assert own._chat._client is None and extra.backend._chat._client is None
+    pipeline.close()   # idempotent
+
+
+def test_no_sketch_replies_never_start_a_browser_and_batch_in_order(pool_dir):
+    from brushwork.score.pipeline import Pipeline
+
+    replies = ["", "\x00\x01\x02 binary", "just prose, no code block at all"]
+    with Pipeline(ScoringOptions(pool=pool_dir, preset="hps-only", aesthetic="taste", workers=1)) as pipeline:
+        done: list[int] = []
+        paintings = pipeline.run_many(replies, seeds=[1, 2, 3], on_done=lambda i, p: done.append(i))
+        assert pipeline.renderer.status()["started"] is False
+        assert sorted(done) == [0, 1, 2]
+        assert [p.card.seed for p in paintings] == [1, 2, 3]
+        assert all(not p.card.passed and p.card.violations[0].id == "no_sketch" for p in paintings)
+        with pytest.raises(Exception, match="seeds: 2 values for 3 replies"):
+            pipeline.run_many(replies, seeds=[1, 2])
+
+
+def test_a_cache_hit_reports_its_own_timings(tmp_path):
+    """The second render of a sketch comes from the cache: marked so, with the lookup's time."""
+    import asyncio
+
+    from brushwork.render import RenderConfig, Renderer
+
+    class Slow:
+        """A render backend that takes 0.3 s a painting (a real one: the `RenderBackend` seam)."""
+
+        versions = "slow-1"
+
+        async def start(self):
+            self.started = True
+
+        def status(self):
+            return {}
+
+        async def aclose(self):
+            pass
+
+        async def render(self, code, seed=0, size=None):
+            await asyncio.sleep(0.3)
+            return RenderResult(status="ok", seed=seed, size=size or 64, png=png("white"), timings=Timings(wall_s=0.3))
+
+    async def twice():
+        async with Renderer(RenderConfig(cache_dir=tmp_path), backend=Slow()) as r:
+            return await r.render("brush.circle(1, 1, 1)"), await r.render("brush.circle(1, 1, 1)")
+    first, second = asyncio.run(twice())
+    assert not first.cache_hit and first.timings.wall_s == 0.3
+    assert second.cache_hit and second.timings.wall_s < 0.3
+
+
+def test_shared_pipeline_is_keyed_by_value(pool_dir, monkeypatch):
+    from brushwork.train import rewards
+
+    monkeypatch.setattr(rewards, "_SHARED", {})
+    a = rewards.shared_pipeline(ScoringOptions(pool=pool_dir, preset="hps-only", aesthetic="taste", workers=1))
+    b = rewards.shared_pipeline(ScoringOptions(pool=pool_dir, preset="hps-only", aesthetic="taste", workers=1))
+    c = rewards.shared_pipeline(ScoringOptions(pool=pool_dir, preset="hps-only", aesthetic="taste", workers=2))
+    try:
+        assert a is b and a is not c and len(rewards._SHARED) == 2
+    finally:
+        a.close()
+        c.close()
