@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import typer
@@ -82,12 +81,8 @@ def score(
     with pipeline, progress() as bar:
         task = bar.add_task("scoring", total=len(files))
 
-        def one(reply):
-            card = pipeline.run(reply, seed=seed, group_seed=group_seed).card
-            bar.advance(task)
-            return card
-        with ThreadPoolExecutor(max_workers=max(1, min(len(replies), 4 * options.render_workers))) as threads:
-            cards = list(threads.map(one, replies))
+        cards = [p.card for p in pipeline.run_many(replies, seeds=seed, group_seeds=group_seed,
+                                                   on_done=lambda i, p: bar.advance(task))]
     if as_json:
         typer.echo(json.dumps([{"file": str(f), **c.to_dict()} for f, c in zip(files, cards)], indent=2))
         return

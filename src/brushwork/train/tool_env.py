@@ -160,7 +160,7 @@ def prefetch(trainer, prompt_ids, completion_ids) -> None:
     """Render every sketch submitted in `completion_ids` at once, on every task seed of the
     batch (one per GRPO group), so that TRL's tool calls, which run one after another, find
     their renders in the cache."""
-    from concurrent.futures import ThreadPoolExecutor
+    import asyncio
 
     from trl.chat_template_utils import parse_response
 
@@ -179,8 +179,10 @@ def prefetch(trainer, prompt_ids, completion_ids) -> None:
     pipeline = shared_pipeline(type(envs[0]).config)
     jobs = [(s, seed) for s in dict.fromkeys(sketches) for seed in seeds]
     t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        list(pool.map(lambda job: pipeline.gate(job[0], seed=job[1]), jobs))
+
+    async def gate_all():   # on the pipeline's loop, concurrently up to the renderer's capacity
+        await asyncio.gather(*(pipeline.agate(sketch, seed) for sketch, seed in jobs))
+    pipeline.submit(gate_all())
     CLOCK.add(time.perf_counter() - t0)
 
 
