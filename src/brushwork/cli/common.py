@@ -81,10 +81,10 @@ RayAddressOpt = typer.Option(None, "--ray-address", envvar="BRUSHWORK_RAY_ADDRES
 
 
 def progress():
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    """A progress bar on the commands' stderr console: live on a terminal, plain lines otherwise."""
+    from brushwork.core.progress import progress as on_console
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
+    return on_console(console)
 
 
 def gate_config(allow: str | None, size: int):
@@ -124,8 +124,7 @@ def render_config(workers: int | None, size: int = 600, no_cache: bool = False, 
 
 
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):
-    """A pool store (at a snapshot) or folder (default: the bundled example pool), with a
-    progress bar while a folder's sketches are rendered the first time."""
+    """`brushwork.pool.snapshot.load_pool_with_progress` with the commands' progress."""
     from brushwork.pool.snapshot import load_pool_with_progress as load
 
     return load(path, progress, renderer=renderer, snapshot=snapshot)

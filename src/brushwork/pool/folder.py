@@ -144,6 +144,8 @@ def materialize(root: Path, renderer=None, on_rendered=None) -> Path:
     r = SyncRenderer() if own else renderer
     try:
         done = []
+        if on_rendered is not None:
+            on_rendered(0, len(codes))
 
         def progress(_index, _result):
             done.append(1)

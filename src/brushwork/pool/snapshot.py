@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from brushwork.core.progress import progress as stderr_progress
 from brushwork.errors import ConfigError
 from brushwork.pool.folder import Pool, PoolItem
 from brushwork.pool.store import PoolStore
@@ -102,11 +103,12 @@ def open_pool(path: Path | str, snapshot: str | None = None, renderer=None, on_r
     return load_pool(path, renderer=renderer, on_rendered=on_rendered)
 
 
-def load_pool_with_progress(path: Path | str | None = None, progress=None, renderer=None,
+def load_pool_with_progress(path: Path | str | None = None, progress=stderr_progress, renderer=None,
                             snapshot: str | None = None) -> Pool:
-    """`open_pool` on `path` (default: the bundled example pool), with a progress bar while a
-    folder's sketches are rendered the first time. `progress` makes the bar: a callable that
-    returns a rich `Progress` context manager (None: no bar)."""
+    """`open_pool` on `path` (default: the bundled example pool), with progress while a folder's
+    sketches are rendered the first time. `progress` makes the bar: a callable returning a
+    context manager like rich's `Progress` (default: a live bar when stderr is a terminal, a
+    plain line every few paintings otherwise; None: silent)."""
     from brushwork.pool.folder import example_pool_dir
 
     path = path or example_pool_dir()

@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 
 class ServerContext:
     def __init__(self, settings: ServerSettings, pipeline: Pipeline | None = None):
+        from brushwork.core.progress import progress
         from brushwork.score.pipeline import Pipeline
 
         self.settings = settings
-        self.pipeline = pipeline or Pipeline(settings)
+        self.pipeline = pipeline or Pipeline(settings, progress=progress)   # the first pool render shows on stderr
         self.runner = EpisodeRunner(self.pipeline)
         self.started = time.time()
         self._lock = threading.Lock()
