@@ -16,7 +16,7 @@ import json
 import pytest
 
 from brushwork.painter import paint
-from brushwork.train.episodes import Shot, bootstrap_interval, revision_figures
+from brushwork.train.episodes import Shot, revision_figures
 from brushwork.train.revisions import DEFECTS, defective, tool_call, tool_schema
 from brushwork.train.tiny import TinySpec, train_tokenizer
 
@@ -89,9 +89,9 @@ def test_revision_figures_arithmetic():
     assert f.gain == pytest.approx((0.6 - 0.1 + 0 + 0) / 4) and f.gain_n == 4
     assert f.fix_rate == 0.5 and f.fix_n == 2 and f.revisions == 3 and f.worse_rate == pytest.approx(1 / 3)
     assert f.revised_share == 0.75
-    low, high = bootstrap_interval([0.2, 0.3, 0.25, 0.4, 0.1])
-    assert 0 < low < 0.25 < high < 0.4
-    assert bootstrap_interval([0.1]) is None
+    low, high = f.gain_interval
+    assert -0.1 <= low < f.gain < high <= 0.6        # within the gains (0.6, -0.1, 0, 0)
+    assert revision_figures([[Shot(False, 0.0), Shot(True, 0.6)]]).gain_interval is None    # one gain: no interval
 
 
 def _script_bias(tokenizer, sketch: str) -> dict:
