@@ -142,3 +142,12 @@ def test_shared_pipeline_is_keyed_by_value(pool_dir, monkeypatch):
     finally:
         a.close()
         c.close()
+
+
+def test_a_missing_browser_fails_at_start_though_browsers_start_lazily(pool_dir, monkeypatch):
+    from brushwork.errors import SetupError
+    from brushwork.score.pipeline import Pipeline
+
+    monkeypatch.setenv("BRUSHWORK_CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(SetupError, match="BRUSHWORK_CHROMIUM"):
+        Pipeline(ScoringOptions(pool=pool_dir, preset="hps-only", aesthetic="taste", workers=1))

@@ -72,6 +72,12 @@ class ChromiumBackend:
         """Everything that can change a painting: libraries, harness, browser, flags."""
         return self._versions
 
+    def preflight(self) -> None:
+        """What `start` needs and can miss, checked without starting anything (a SetupError
+        saying what to install)."""
+        find_chromium(self.config.chromium)
+        Libraries.locate()
+
     async def start(self) -> None:
         from playwright.async_api import async_playwright
 

@@ -55,6 +55,13 @@ class Renderer:
     def started(self) -> bool:
         return self._started
 
+    def preflight(self) -> None:
+        """Check what the backend will need to start (a backend may offer `preflight()`), so a
+        missing browser fails now, not at the first painting; starts nothing."""
+        check = getattr(self.backend, "preflight", None)
+        if check is not None:
+            check()
+
     async def start(self) -> None:
         """Start the backend now (idempotent; `render` calls it on first use)."""
         if self._starting is None:

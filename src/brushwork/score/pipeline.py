@@ -81,9 +81,15 @@ class Pipeline:
         return self.scorer.config.gate
 
     def start(self) -> None:
-        """Open the judge's and the aesthetic service's clients on the pipeline's loop (the
-        browsers start when the first sketch reaches the renderer)."""
+        """Check the render backend's setup and open the judge's and the aesthetic service's
+        clients on the pipeline's loop. The browsers start when the first sketch reaches the
+        renderer (a reply with no sketch never starts one), or at `warm()`."""
+        self.renderer.renderer.preflight()
         self.submit(self.scorer.start())
+
+    def warm(self) -> None:
+        """Start the render backend now (a server that wants its first reply fast)."""
+        self.submit(self.renderer.renderer.start())
 
     def submit(self, coro: Coroutine, timeout: float | None = None):
         """Run a coroutine on the pipeline's event loop and wait for its result (any thread)."""
