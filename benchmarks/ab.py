@@ -48,9 +48,8 @@ def write_film(folder: Path, prompts: list[str], per_prompt: int, reward: float,
             total, judge = reward + rng.gauss(0, 0.1), reward + rng.gauss(0, 0.2)
             card = ScoreCard(passed=True, total=total, terms={"gate": 1.0, "judge": judge}, weights={},
                              preset="judge-led")
-            film.record(1, k * per_prompt + j, prompt=prompt, reply="", card=card.to_dict(),
-                        png=painting(offset + k * per_prompt + j), subject="", seed=k, group=k, reward=total,
-                        passed=True, cheated=False, infra=None, terms=card.terms, paint_fraction=0.3, violations=())
+            film.record(1, k * per_prompt + j, card, painting(offset + k * per_prompt + j), prompt=prompt, reply="",
+                        subject="", seed=k, group=k)
     return folder
 
 
