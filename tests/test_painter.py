@@ -8,12 +8,12 @@ import pytest
 
 from brushwork.errors import ConfigError
 from brushwork.gate import check
-from brushwork.painter import DOMAINS, MAX_FILLS, SUBJECTS, Painting, paint
+from brushwork.painter import DOMAINS, MAX_FILLS, SUBJECTS, ProceduralPainting, paint
 
 ALL_SUBJECTS = [s for subjects in SUBJECTS.values() for s in subjects]
 
 
-def forty() -> list[Painting]:
+def forty() -> list[ProceduralPainting]:
     """Every subject once, then seeded picks: 40 paintings across all domains."""
     return [paint(seed, ALL_SUBJECTS[seed] if seed < len(ALL_SUBJECTS) else None) for seed in range(40)]
 

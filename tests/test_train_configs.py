@@ -23,7 +23,7 @@ GPU_CONFIGS = [p for p in CONFIGS if not yaml.safe_load(p.read_text()).get("tiny
 MOE_CONFIG = CONFIG_DIR / "qwen3.5-35b-a3b-judge-led.yaml"
 EXPERTS = ["mlp.experts.gate_up_proj", "mlp.experts.down_proj"]
 
-# SPEC §5: the recipe as corrected (TRL's defaults differ on each).
+# The public recipe's GRPO settings as corrected (TRL's defaults differ on each).
 RECIPE = {"learning_rate": 5e-5, "lr_scheduler_type": "constant_with_warmup", "warmup_steps": 5,
           "scale_rewards": "none", "num_generations": 8, "top_p": 0.95, "top_k": 20,
           "chat_template_kwargs": {"enable_thinking": False}}
@@ -211,7 +211,7 @@ def test_adapter_round_trips_through_load_policy(adapted):
 
 @pytest.mark.slow
 def test_causal_lm_class_silently_misses_the_adapter(adapted):
-    """SPEC §5. Measured with transformers 5.24 / peft 0.21: AutoModelForCausalLM gives the
+    """Measured with transformers 5.24 / peft 0.21: AutoModelForCausalLM gives the
     text-only *ForCausalLM (vision tower dropped, `model.language_model.*` renamed to
     `model.*`), and PEFT loads none of the adapter's tensors: no error, only a warning."""
     from peft import PeftModel
@@ -224,7 +224,7 @@ def test_causal_lm_class_silently_misses_the_adapter(adapted):
         warnings.simplefilter("always")
         reloaded = PeftModel.from_pretrained(causal, adapted.adapter)
     missed = _missed(adapted.adapter, reloaded)
-    assert missed, "the causal-LM class now loads the whole adapter: update SPEC §5 and brushwork.train.policy"
+    assert missed, "the causal-LM class now loads the whole adapter: update brushwork.train.policy"
     # Measured: none of them arrives (the vision tower is gone and the text keys are renamed).
     assert len(missed) == len(load_file(adapted.adapter / "adapter_model.safetensors"))
     assert any("missing adapter keys" in str(w.message) for w in caught)
@@ -257,7 +257,7 @@ def test_peft_policy_is_driven_by_a_text_chat_prompt(adapted):
 
 @pytest.mark.slow
 def test_routed_experts_need_target_parameters(standin, tmp_path):
-    """SPEC §5: `all-linear` adapts the shared expert but leaves the fused 3-D routed experts
+    """`all-linear` adapts the shared expert but leaves the fused 3-D routed experts
     frozen; `--lora_target_parameters` reaches them, and that adapter round-trips too."""
     from peft import PeftModel
     from peft.tuners.lora import ParamWrapper
@@ -292,9 +292,9 @@ def test_routed_experts_need_target_parameters(standin, tmp_path):
 
 @pytest.mark.slow
 def test_eval_loads_the_adapter_it_evaluates(adapted):
-    from brushwork.eval.generate import load_policy as eval_policy
+    from brushwork.eval.generate import load_generator
 
-    policy, _ = eval_policy(str(adapted.folder), str(adapted.adapter), device="cpu")
+    policy, _ = load_generator(str(adapted.folder), str(adapted.adapter), device="cpu")
     assert _missed(adapted.adapter, policy) == []
 
 

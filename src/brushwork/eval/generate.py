@@ -43,7 +43,7 @@ def check_source(name: str | None, what: str) -> None:
                       f"or a hub id that is in the local cache, such as Qwen/Qwen3-0.6B")
 
 
-def load_policy(model: str, adapter: str | None = None, device: str | None = None):
+def load_generator(model: str, adapter: str | None = None, device: str | None = None):
     """(model, tokenizer) ready for generation, the adapter applied when given (the same order
     as `brushwork.train.policy.load_policy`). The model is
     loaded with the class its config names, as training does (`brushwork.train.policy`):
@@ -82,7 +82,7 @@ def generate_replies(model: str, adapter: str | None, rows: list[dict], samples:
         raise ConfigError(f"--samples must be >= 1, got {samples}")
     if max_new_tokens < 1:
         raise ConfigError(f"--max-new-tokens must be >= 1, got {max_new_tokens}")
-    policy, tokenizer = load_policy(model, adapter, device)
+    policy, tokenizer = load_generator(model, adapter, device)
     replies = []
     for n, row in enumerate(rows):
         replies += sample_replies(policy, tokenizer, [row["prompt"]], samples, max_new_tokens, temperature,
@@ -101,7 +101,7 @@ def play_episodes(model: str, adapter: str | None, rows: list[dict], samples: in
 
     if samples < 1:
         raise ConfigError(f"--samples must be >= 1, got {samples}")
-    policy, tokenizer = load_policy(model, adapter, device)
+    policy, tokenizer = load_generator(model, adapter, device)
     sampling = {"max_new_tokens": max_new_tokens, "temperature": temperature, "top_p": top_p, "top_k": top_k,
                 "seed": seed}
     return play(policy, tokenizer, rows, samples, revisions, pipeline, sampling, on_turn=on_turn)

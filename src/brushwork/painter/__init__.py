@@ -28,7 +28,7 @@ from brushwork.painter.data import (
     DOMAINS,
     MAX_FILLS,
     SUBJECTS,
-    Painting,
+    ProceduralPainting,
     _draw_params,
     _lookup,
     _validate,
@@ -41,7 +41,7 @@ from brushwork.painter.scenes import _SCENE_PARTS, _abstract, _landscape
 from brushwork.painter.sketch import _Sketch
 
 
-def paint(seed: int, subject: str | None = None, **overrides) -> Painting:
+def paint(seed: int, subject: str | None = None, **overrides) -> ProceduralPainting:
     """A deterministic painting of `subject` (drawn from `seed` when None). `overrides` replace
     drawn parameters by name: palette, paper, layers, bleed, texture, composition, scale, …"""
     rng = random.Random(f"brushwork-painter:{seed}:{subject or ''}")
@@ -61,11 +61,11 @@ def paint(seed: int, subject: str | None = None, **overrides) -> Painting:
                                             composition=_PHRASES.get(params["composition"], params["composition"]))
     sketch = _Sketch(about)
     _LAYOUTS[kind](sketch, kind, params, detail)
-    return Painting(sketch.assemble(params, seed), subject, domain, params)
+    return ProceduralPainting(sketch.assemble(params, seed), subject, domain, params)
 
 
 _LAYOUTS = {**{k: _radial for k in _RADIAL}, "tulip": _tulips, "lotus": _lotus,
             **{k: _sprig for k in _SPRIG}, "autumn": _leaf_list, "tropical": _leaf_list,
             **{k: _landscape for k in _SCENE_PARTS}, "bands": _abstract, "circles": _abstract, "blooms": _abstract}
 
-__all__ = ["DOMAINS", "MAX_FILLS", "SUBJECTS", "Painting", "library", "palettes_for", "paint"]
+__all__ = ["DOMAINS", "MAX_FILLS", "SUBJECTS", "ProceduralPainting", "library", "palettes_for", "paint"]

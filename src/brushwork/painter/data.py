@@ -14,7 +14,7 @@ MAX_FILLS = 35   # each watercolour fill costs a spectral shader pass over its b
 
 
 @dataclass(frozen=True)
-class Painting:
+class ProceduralPainting:
     """One procedural painting: the sketch and everything that made it."""
 
     code: str

@@ -178,7 +178,7 @@ def build_report(store: PoolStore, reference_mix=None, min_per_tier_factor: int 
         by_subject=_breakdown(items, consensus, tiers, lambda it: it.subject),
         by_split=_breakdown(items, consensus, tiers, lambda it: it.split, always=SPLITS),
         agreement=_agreement(latest, tiers), preferences=_preferences(store, consensus, tiers), settings=settings)
-    return replace(report, warnings=tuple(w for check in CHECKS for w in check(report)))
+    return replace(report, warnings=tuple(w for warn in WARNINGS for w in warn(report)))
 
 
 def _tier_summaries(store, items, consensus) -> tuple[TierSummary, ...]:
@@ -269,8 +269,8 @@ def _preferences(store, consensus, tiers) -> PreferenceAgreement:
     return PreferenceAgreement(recorded, compared, agreeing, ties)
 
 
-# -- warnings: each check reads the report and returns what to fix ------------------------------
-def check_quality_range(r: PoolReport) -> list[PoolWarning]:
+# -- warnings: each warn_* reads the report and returns what to fix -----------------------------
+def warn_quality_range(r: PoolReport) -> list[PoolWarning]:
     present = [t.tier for t in r.tier_summaries if t.train]
     lowest = r.tiers[-1]
     if len(present) >= 2 and lowest in present:
@@ -282,7 +282,7 @@ def check_quality_range(r: PoolReport) -> list[PoolWarning]:
                         "public recipe.")]
 
 
-def check_references(r: PoolReport) -> list[PoolWarning]:
+def warn_references(r: PoolReport) -> list[PoolWarning]:
     out, factor = [], r.settings.min_per_tier_factor
     for tier, k in r.settings.reference_mix:
         have = r.tier(tier).train
@@ -293,7 +293,7 @@ def check_references(r: PoolReport) -> list[PoolWarning]:
     return out
 
 
-def check_dominance(r: PoolReport) -> list[PoolWarning]:
+def warn_dominance(r: PoolReport) -> list[PoolWarning]:
     found: dict[tuple[str, str], list[str]] = {}
     for t in r.tier_summaries:
         if t.train < MIN_ITEMS_FOR_SHARE:
@@ -308,7 +308,7 @@ def check_dominance(r: PoolReport) -> list[PoolWarning]:
                         f"(over {r.settings.max_share:.0%}): {advice[attr]}.") for (attr, name), where in found.items()]
 
 
-def check_agreement(r: PoolReport) -> list[PoolWarning]:
+def warn_agreement(r: PoolReport) -> list[PoolWarning]:
     name, value = r.agreement.headline
     if value is None or value >= r.settings.min_agreement:
         return []
@@ -317,20 +317,20 @@ def check_agreement(r: PoolReport) -> list[PoolWarning]:
                         "re-rate the disputed paintings.")]
 
 
-def check_unrated(r: PoolReport) -> list[PoolWarning]:
+def warn_unrated(r: PoolReport) -> list[PoolWarning]:
     n = len(r.unrated)
     return [PoolWarning("unrated", f"{n} painting{'s have' if n > 1 else ' has'} no rating: unrated paintings "
                         "belong to no tier and are never drawn as references; rate them or remove them.")] if n else []
 
 
-def check_eval_split(r: PoolReport) -> list[PoolWarning]:
+def warn_eval_split(r: PoolReport) -> list[PoolWarning]:
     evals = next(b.total for b in r.by_split if b.name == "eval")
     return [PoolWarning("eval-empty", "The eval split is empty: move about 10-20 % of the rated paintings to "
                         "'eval' so evaluation never scores against its own training references.")] \
         if r.n_items and not evals else []
 
 
-CHECKS = (check_quality_range, check_references, check_dominance, check_agreement, check_unrated, check_eval_split)
+WARNINGS = (warn_quality_range, warn_references, warn_dominance, warn_agreement, warn_unrated, warn_eval_split)
 
 
 # -- terminal ------------------------------------------------------------------------------------
