@@ -13,6 +13,7 @@ import pytest
 from servers import serve
 from test_judge import painting
 
+from brushwork.errors import SetupError
 from brushwork.score.backends import HPSv3Client, Retry, ScorerUnavailable
 from brushwork.score.hpsv3_service import create_app
 
@@ -68,5 +69,5 @@ async def test_client_scores_and_fails_cleanly():
 def test_real_loader_names_the_missing_package():
     from brushwork.score.hpsv3_service import load_hpsv3
 
-    with pytest.raises(RuntimeError, match="pip install hpsv3"):
+    with pytest.raises(SetupError, match="pip install hpsv3"):
         load_hpsv3(device="cpu")

@@ -37,8 +37,15 @@ class DependencyNotInstalled(SetupError):
 
 
 # -- the environment ---------------------------------------------------------------------------
-class EpisodeError(ConfigError):
-    """The episode was used out of order (stepped before reset or after it ended)."""
+class EpisodeError(BrushworkError):
+    """The episode was used out of order (stepped before reset or after it ended); the message
+    says which call comes first."""
+
+
+class ActionError(BrushworkError):
+    """An action sent to the environment has the wrong shape (a missing, unknown or mistyped
+    field); the message names the field and the shape the environment expects. Not a
+    `ValueError`, so pydantic passes the message through instead of a generic validation error."""
 
 
 class SessionClosed(EpisodeError):

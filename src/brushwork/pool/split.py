@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from brushwork.errors import ConfigError
 from brushwork.pool.store import Item, PoolStore
 
 DEFAULT_THRESHOLD = 6  # bits of 64
@@ -91,7 +92,8 @@ def assign_split(store: PoolStore, eval_fraction: float = 0.2, seed: int = 0,
                  threshold: int = DEFAULT_THRESHOLD) -> dict[str, int]:
     """Re-split the store: about `eval_fraction` of each tier to eval, near-duplicate groups kept whole."""
     if not 0 <= eval_fraction < 1:
-        raise ValueError(f"eval_fraction must be in [0, 1), got {eval_fraction}")
+        raise ConfigError(f"eval_fraction must be in [0, 1), got {eval_fraction}: give the share of each tier "
+                          "to move to eval, such as 0.2")
     rng = random.Random(seed)
     by_tier: dict[str, list[list[Item]]] = {}
     for group in _groups(store, store.items(), threshold):

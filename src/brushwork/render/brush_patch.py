@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from brushwork.errors import PatchError
+from brushwork.errors import ConfigError, PatchError
 
 MODES = ("deterministic", "fast", "upstream")
 DEFAULT_MODE = "deterministic"
@@ -161,6 +161,6 @@ def shader_digest(shader: str) -> str:
 
 def check_mode(mode: str) -> str:
     if mode not in MODES:
-        raise ValueError(f"brush shader {mode!r}: use deterministic (the default: faster, byte-identical renders), "
-                         "fast (faster, upstream's edge noise) or upstream (p5.brush's own build)")
+        raise ConfigError(f"brush shader {mode!r}: use deterministic (the default: faster, byte-identical renders), "
+                          "fast (faster, upstream's edge noise) or upstream (p5.brush's own build)")
     return mode

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from brushwork.core.images import rgb_array
+from brushwork.errors import ConfigError
 
 
 def to_rgb(png: bytes) -> np.ndarray:
@@ -28,7 +29,7 @@ def paint_fraction(rgb: np.ndarray, tolerance: int = 4) -> float:
 def mean_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
     """Mean absolute per-channel difference on the 0–255 scale (images must share a shape)."""
     if a.shape != b.shape:
-        raise ValueError(f"cannot compare images of shapes {a.shape} and {b.shape}")
+        raise ConfigError(f"cannot compare images of shapes {a.shape} and {b.shape}: render both at the same size")
     return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
 
 
@@ -46,6 +47,6 @@ def difference(a: bytes, b: bytes) -> Difference:
     """The `Difference` between two PNGs of the same size."""
     x, y = to_rgb(a).astype(np.int16), to_rgb(b).astype(np.int16)
     if x.shape != y.shape:
-        raise ValueError(f"cannot compare images of shapes {x.shape} and {y.shape}")
+        raise ConfigError(f"cannot compare images of shapes {x.shape} and {y.shape}: render both at the same size")
     delta = np.abs(x - y)
     return Difference(float(delta.mean()), int(delta.max()), int((delta.max(axis=2) > 0).sum()))

@@ -365,7 +365,7 @@ class RayBackend:
         try:
             socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
         except OSError as e:
-            raise ConnectionError(f"nothing answers at {resolved}: {e.strerror or e}") from e
+            raise RenderError(f"nothing answers at {resolved}: {e.strerror or e}") from e
 
     async def _wait_first_actors(self, t0: float) -> None:
         """Until every actor is warm; or, once one is, for at most twice as long as it took (the

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from brushwork.errors import ConfigError
 from brushwork.pool import Pool
 from brushwork.score.copy_image import ImageIndex
 from brushwork.score.copy_source import SourceIndex
@@ -40,7 +41,7 @@ class Copy:
 
     def __post_init__(self):
         if self.how not in HOWS:
-            raise ValueError(f"Copy.how must be one of {', '.join(HOWS)}, got {self.how!r}")
+            raise ConfigError(f"Copy.how must be one of {', '.join(HOWS)}, got {self.how!r}")
 
     def describe(self) -> str:
         """`love_x, mirrored` as one phrase for people (critique, watch, score table)."""

@@ -25,6 +25,8 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from brushwork.errors import SetupError
+
 
 class Inferencer(Protocol):
     def reward(self, prompts: list[str], image_paths: list) -> list: ...
@@ -46,8 +48,8 @@ def load_hpsv3(device: str = "cuda", checkpoint: str | None = None) -> Inference
     try:
         from hpsv3 import HPSv3RewardInferencer
     except ImportError as e:
-        raise RuntimeError("hpsv3 is not installed in this environment: pip install hpsv3 "
-                           "(in a separate virtualenv: it pins transformers 4.45.2)") from e
+        raise SetupError("hpsv3 is not installed in this environment: pip install hpsv3 "
+                         "(in a separate virtualenv: it pins transformers 4.45.2)") from e
     kwargs = {"device": device}
     if checkpoint:
         kwargs["checkpoint_path"] = checkpoint

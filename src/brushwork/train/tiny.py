@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from brushwork.env.tasks import make_task, sample_rows
+from brushwork.errors import ConfigError
 from brushwork.painter import SUBJECTS, paint
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
@@ -59,12 +60,12 @@ class TinySpec:
 
     def __post_init__(self):
         if self.chat_template not in TEMPLATES:
-            raise ValueError(f"chat_template {self.chat_template!r}: choose one of {', '.join(TEMPLATES)}")
+            raise ConfigError(f"chat_template {self.chat_template!r}: choose one of {', '.join(TEMPLATES)}")
         if self.hidden_size % self.heads or self.heads % self.kv_heads:
-            raise ValueError(f"hidden_size ({self.hidden_size}) must divide by heads ({self.heads}) and heads by "
-                             f"kv_heads ({self.kv_heads})")
+            raise ConfigError(f"hidden_size ({self.hidden_size}) must divide by heads ({self.heads}) and heads by "
+                              f"kv_heads ({self.kv_heads})")
         if self.vocab_size < 512:
-            raise ValueError(f"vocab_size {self.vocab_size} is too small for byte-level BPE: use 512 or more")
+            raise ConfigError(f"vocab_size {self.vocab_size} is too small for byte-level BPE: use 512 or more")
 
     @property
     def key(self) -> str:

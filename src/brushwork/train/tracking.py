@@ -21,6 +21,8 @@ import warnings
 
 from transformers import TrainerCallback
 
+from brushwork.errors import SetupError
+
 IMAGE_KEY = "brushwork/best_painting"
 
 
@@ -69,7 +71,7 @@ class BestPaintingLog(TrainerCallback):
 
         run = trackio.context_vars.current_run.get()
         if run is None:
-            raise RuntimeError("no trackio run (transformers' TrackioCallback starts it)")
+            raise SetupError("no trackio run (transformers' TrackioCallback starts it)")
         # TrackioCallback logs each event without a step (trackio counts them): put the image
         # on the row it has just written, so a step's image sits beside its metrics.
         row = max(int(getattr(run, "_next_step", 1)) - 1, 0)
@@ -82,6 +84,6 @@ class BestPaintingLog(TrainerCallback):
         writers = [c.tb_writer for c in getattr(self.callbacks, "callbacks", ())
                    if isinstance(c, TensorBoardCallback) and c.tb_writer is not None]
         if not writers:
-            raise RuntimeError("no tensorboard writer")
+            raise SetupError("no tensorboard writer (transformers' TensorBoardCallback makes it)")
         writers[0].add_image(IMAGE_KEY, np.asarray(self._image(best)), step, dataformats="HWC")
         writers[0].flush()
