@@ -55,7 +55,7 @@ from rich.console import Console
 HERE = Path(__file__).resolve().parent
 SKETCH_DIR = HERE / "sketches"
 SIZE = 600
-# SPEC §1/§2: what the recipe launched Chromium with, plus the flags that keep it quiet on a
+# What the public recipe launched Chromium with, plus the flags that keep it quiet on a
 # closed network (without them it stalls on update and sync requests).
 RECIPE_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                 "--disable-gpu-sandbox", "--no-sandbox")

@@ -12,7 +12,7 @@ back), over renders made one at a time.
 
 The projection is arithmetic on measured figures, stated as a projection: CPU-seconds per
 render (this run), the recipe's step (8 rollouts; 15-18 min on one H200, 70-80 % of it
-rendering, SPEC §1: so ~4.1 min of everything else) and render nodes of `--node-cpus` cores.
+rendering, as its authors reported: so ~4.1 min of everything else) and render nodes of `--node-cpus` cores.
 
     .venv/bin/python benchmarks/scale.py            # ~3-5 min on 2 cores; writes RESULTS.md
     .venv/bin/python benchmarks/scale.py --quick    # 8 renders, writes nothing
@@ -36,7 +36,7 @@ from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 START, END = "<!-- scale-benchmark:start -->", "<!-- scale-benchmark:end -->"
-RECIPE_STEP_S = 16.5 * 60          # SPEC §1: a step of 8 rollouts took 15-18 min
+RECIPE_STEP_S = 16.5 * 60          # the public recipe: a step of 8 rollouts took 15-18 min
 RECIPE_RENDER_SHARE = 0.75         # of which 70-80 % was rendering
 RECIPE_ROLLOUTS = 8
 JUDGE_CALLS_PER_ROLLOUT = 8        # 4 references (2 love, 2 okay) x both orders

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from brushwork.errors import RenderError, SetupError
 
-# SPEC §2: the flags that made SwiftShader WebGL2 fast and kept the browser off the network.
+# The flags that make SwiftShader WebGL2 fast and keep the browser off the network.
 CHROMIUM_FLAGS = (
     "--headless=new",
     "--no-sandbox",

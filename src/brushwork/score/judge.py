@@ -1,4 +1,4 @@
-"""The pairwise judge protocol (SPEC §1), independent of who answers.
+"""The public recipe's pairwise judge protocol, independent of who answers.
 
 The candidate meets each drawn reference twice, once in each order; an answer is
 ``{"reason": ..., "winner": "first" | "second" | "tie"}`` (the reason first, so the judge

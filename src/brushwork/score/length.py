@@ -1,6 +1,6 @@
 """The length term's measure: how many tokens of code a sketch has, counted on its syntax tree.
 
-The reward pays a little for longer sketches (SPEC §1), so the count may only grow with code
+The public recipe's reward pays a little for longer sketches, so the count may only grow with code
 that runs. It counts the leaves of the tree-sitter tree (an identifier, a number, an operator
 or a bracket is one token; comments and whitespace are not in the tree), except:
 
