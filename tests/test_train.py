@@ -17,9 +17,9 @@ from brushwork.train.tiny import TinySpec, build_tiny, train_tokenizer, warmup_r
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = "tiny-cpu"   # a bundled config, by name
-TERMS = ("brushwork/gate", "brushwork/length", "brushwork/judge", "brushwork/aesthetic")
+TERM_METRICS = ("brushwork/gate", "brushwork/length", "brushwork/judge", "brushwork/aesthetic")
 STEP_METRICS = ("rewards/brushwork/mean", "brushwork/gate_pass_rate", "brushwork/paint_fraction",
-                "brushwork/none_rate", "brushwork/cheat_rate", *TERMS)
+                "brushwork/none_rate", "brushwork/cheat_rate", *TERM_METRICS)
 
 
 def test_tokenizer_compresses_sketches_and_round_trips():
