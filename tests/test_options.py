@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from brushwork.core.settings import env_name
 from brushwork.env.settings import ServerSettings
 from brushwork.errors import ConfigError
-from brushwork.score.options import ENV, ScoringOptions
+from brushwork.score.options import ScoringOptions
 
 SCORING = {f.name for f in fields(ScoringOptions)}
 
@@ -49,7 +50,7 @@ def test_server_settings_come_from_the_environment_and_flags_win():
     assert (s.workers, s.preset, s.session_timeout_s, s.taste_model) == (3, "hps-led", 45.0, Path("/models/taste.json"))
     assert s.session_limit == 6
     assert ScoringOptions.from_env(env).scoring() == s.scoring().with_(preset="hps-only")
-    assert set(ENV) <= SCORING | {f.name for f in fields(ServerSettings)}
+    assert ServerSettings.from_env({env_name("max_sessions"): "5"}).max_sessions == 5
 
 
 @pytest.mark.parametrize(("changes", "names"), [
@@ -58,7 +59,9 @@ def test_server_settings_come_from_the_environment_and_flags_win():
     ({"preset": "loudest"}, "judge-led"),
     ({"workers": -1}, "workers"),
     ({"render_timeout_s": 5}, "below the render deadline"),
-    ({"render_cpu_budget_s": 0}, "CPU budget"),
+    ({"render_cpu_budget_s": 0}, "render_cpu_budget_s must be > 0"),
+    ({"reference_mix": "love"}, "TIER:COUNT"),
+    ({"copy_image_similarity": 1.5}, r"or -1 \(off\)"),
 ])
 def test_bad_options_name_the_field_and_the_fix(changes, names):
     with pytest.raises(ConfigError, match=names):
@@ -107,3 +110,18 @@ def test_a_preset_weighing_a_term_the_pipeline_does_not_compute_is_refused():
     assert Pipeline.weights_for(judge_led, "hps-led") == PRESETS["hps-led"]
     with pytest.raises(ConfigError, match="unknown preset 'loudest'"):
         Pipeline.weights_for(judge_led, "loudest")
+
+
+def test_the_old_environment_variable_still_works_and_warns(capsys):
+    s = ScoringOptions.from_env({"BRUSHWORK_REWARD_CONFIG": "r.yaml"})
+    assert s.reward_file == Path("r.yaml")
+    assert "BRUSHWORK_REWARD_CONFIG is deprecated; set BRUSHWORK_REWARD_FILE" in capsys.readouterr().err
+
+
+def test_the_reference_mix_and_gate_settings_reach_the_scorer_configs():
+    s = ScoringOptions(reference_mix="love:3, nope:1", allowed_methods="brush.circle,fill", size=512,
+                       ocr=False)
+    assert s.mix == (("love", 3), ("nope", 1))
+    gate = s.gate_config()
+    assert (gate.allowed_methods, gate.canvas_size, gate.ocr) == (("circle", "fill"), 512, False)
+    assert s.render_config().size == 512

@@ -6,6 +6,7 @@ Heavy modules (Playwright, numpy, FastAPI) are imported inside the commands that
 so `brushwork --help` and `brushwork check --no-render` start fast.
 """
 
+from brushwork.cli import config as _config  # noqa: F401
 from brushwork.cli import doctor as _doctor  # noqa: F401
 from brushwork.cli import env as _env  # noqa: F401
 from brushwork.cli import evaluate as _evaluate  # noqa: F401

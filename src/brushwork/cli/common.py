@@ -1,14 +1,41 @@
-"""What every command shares: the app, consoles, progress bars, config builders."""
+"""What every command shares: the app, consoles, progress bars, and the command-line options
+derived from the configuration schema (`with_settings`)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# A command line's mistakes: click's UsageError, which BadParameter extends (typer >= 0.29 vendors
+# its own click, so it is named through typer).
+USAGE_ERROR = typer.BadParameter.__mro__[1]
+
+
+class BrushworkGroup(TyperGroup):
+    """A bad option or value ends a command with one line naming it, exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except USAGE_ERROR as e:
+            print_error(e.format_message().replace("\n", " "))
+            sys.exit(2)
+        except typer.Abort:
+            print_error("aborted")
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=BrushworkGroup,
                   help="Render, gate and score p5.brush paintings written by code models.")
 console = Console(stderr=True)
 # Tables stay readable when piped or logged (rich would otherwise wrap them at 80 columns).
@@ -37,7 +64,7 @@ def print_error(message: object) -> None:
     `brushwork[train]` in an install line as markup and drop the `[train]`)."""
     from rich.markup import escape
 
-    console.print("[red]error:[/] " + escape(str(message)))
+    console.print("[red]error:[/] " + escape(str(message)), soft_wrap=True, highlight=False)
 
 
 @contextmanager
@@ -53,33 +80,6 @@ def clear_errors():
         raise typer.Exit(2) from None
 
 
-def _render_backend(value: str | None) -> str | None:
-    from brushwork.errors import ConfigError
-    from brushwork.render.config import check_backend
-
-    try:
-        return value if value is None else check_backend(value)
-    except ConfigError as e:
-        raise typer.BadParameter(str(e)) from e
-
-
-# Where paintings are made, on every command that renders (ScoringOptions.render_backend / ray_address,
-# RenderConfig.backend / ray_address). None: the command's default (local; Ray's own $RAY_ADDRESS, else auto).
-RenderBackendOpt = typer.Option(None, "--render-backend", envvar="BRUSHWORK_RENDER_BACKEND", callback=_render_backend,
-                                help="where paintings are made: local (Chromium here), ray (render workers on a "
-                                     "Ray cluster, with the ray extra installed; the cache stays here) or "
-                                     "package.module:Class (your RenderBackend); default local")
-# p5.brush's blend shader (RenderConfig.brush_shader; brushwork.render.brush_patch). None: the
-# RenderConfig default, which reads BRUSHWORK_BRUSH_SHADER itself (so serve / train / eval follow it too).
-BrushShaderOpt = typer.Option(None, "--brush-shader", envvar="BRUSHWORK_BRUSH_SHADER",
-                              help="p5.brush's blend shader: deterministic (rewritten, ~0.7x the CPU, byte-identical "
-                                   "renders), fast (rewritten, upstream's edge noise) or upstream (p5.brush's own "
-                                   "build); default deterministic")
-RayAddressOpt = typer.Option(None, "--ray-address", envvar="BRUSHWORK_RAY_ADDRESS",
-                             help="with --render-backend ray: the cluster, auto or HOST:PORT "
-                                  "[$RAY_ADDRESS, else auto]")
-
-
 def progress():
     """A progress bar on the commands' stderr console: live on a terminal, plain lines otherwise."""
     from brushwork.core.progress import progress as on_console
@@ -87,44 +87,91 @@ def progress():
     return on_console(console)
 
 
-def gate_config(allow: str | None, size: int):
-    from brushwork.errors import ConfigError
-    from brushwork.gate import DEFAULT_ALLOWED, GateConfig
-
-    methods = tuple(m.strip().removeprefix("brush.") for m in allow.split(",") if m.strip()) if allow \
-        else DEFAULT_ALLOWED
-    try:
-        return GateConfig(allowed_methods=methods, canvas_size=size)
-    except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--allow / --size") from e
-
-
-def render_config(workers: int | None, size: int = 600, no_cache: bool = False, timeout: float = 60.0,
-                  cpu_budget: float | None = None, backend: str | None = None, ray_address: str | None = None,
-                  brush_shader: str | None = None):
-    from brushwork.errors import ConfigError
-    from brushwork.render import RenderConfig
-
-    kwargs = {"size": size, "use_cache": not no_cache, "timeout_s": timeout}
-    if workers:
-        kwargs["workers"] = workers
-    if cpu_budget:
-        kwargs["cpu_budget_s"] = cpu_budget
-    if backend:
-        kwargs["backend"] = backend
-    if ray_address:
-        kwargs["ray_address"] = ray_address
-    if brush_shader:
-        kwargs["brush_shader"] = brush_shader
-    try:
-        return RenderConfig(**kwargs)
-    except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--timeout / --cpu-budget / --workers / --size / "
-                                                    "--render-backend / --brush-shader") from e
-
-
 def load_pool_with_progress(path=None, renderer=None, snapshot=None):
     """`brushwork.pool.snapshot.load_pool_with_progress` with the commands' progress."""
     from brushwork.pool.snapshot import load_pool_with_progress as load
 
     return load(path, progress, renderer=renderer, snapshot=snapshot)
+
+
+SEED_MAX = 2**32 - 1
+SeedOpt = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="render seed, 0 to 2**32-1")
+
+SETTINGS_PANEL = "Settings (also YAML keys with --config, and BRUSHWORK_<KEY> variables)"
+
+
+def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_file: bool = True):
+    """Give a command one option per setting of `cls` (a `ScoringOptions`-like class; only
+    `keys` when given), plus `--config FILE`, and hand it `options`: the settings loaded from
+    defaults < file < BRUSHWORK_* < flags, with `options_sources` (where each came from).
+    Old spellings (`aliases`) are hidden options that warn and name the new one; with
+    `strict_file=False` a file's other keys (TRL's, in a training config) are let be."""
+    from brushwork.core.settings import default_of, env_name, flag, settings, value_types
+
+    def decorate(func):
+        kinds = value_types(cls)
+        chosen = [f for f in settings(cls) if f.metadata["cli"] and (keys is None or f.name in keys)
+                  and f.name not in skip]
+        params, annotations, aliases = [], {}, {}
+        for f in chosen:
+            kind = kinds[f.name]
+            default = default_of(f)
+            shown = f"; default: {default}" if default is not None else ""
+            help_text = f"{f.metadata['help']} [{env_name(f.name)}{shown}]"
+            decls = [f"{flag(f.name)}/--no-{flag(f.name)[2:]}"] if kind is bool else [flag(f.name)]
+            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind | None,
+                                            default=typer.Option(None, *decls, help=help_text, show_default=False,
+                                                                 rich_help_panel=panel)))
+            annotations[f.name] = kind | None
+            for old in f.metadata["aliases"]:
+                name = "alias_" + old.lstrip("-").replace("-", "_")
+                off = kind is bool and old.startswith("--no-")
+                opt = typer.Option(False, old, hidden=True) if kind is bool \
+                    else typer.Option(None, old, hidden=True)
+                params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                                annotation=bool if kind is bool else kind | None, default=opt))
+                annotations[name] = bool if kind is bool else kind | None
+                aliases[name] = (f.name, old, not off if kind is bool else None)
+        wants_file = "config_file" in inspect.signature(func).parameters   # it declares --config itself
+        if not wants_file:
+            params.append(inspect.Parameter("config_file", inspect.Parameter.KEYWORD_ONLY, annotation=Path | None,
+                                            default=typer.Option(None, "--config", exists=True, dir_okay=False,
+                                                                 help="YAML file of settings (any key below)",
+                                                                 rich_help_panel=panel)))
+            annotations["config_file"] = Path | None
+        names = {f.name for f in chosen}
+
+        @functools.wraps(func)
+        def wrapper(**kwargs):
+            flags = {k: kwargs.pop(k) for k in list(kwargs) if k in names}
+            for name, (key, old, value) in aliases.items():
+                given = kwargs.pop(name)
+                if given not in (None, False):
+                    new = flag(key) if value is None or value else f"--no-{flag(key)[2:]}"
+                    console.print(f"[yellow]warning:[/] {old} is deprecated; use {new}", highlight=False,
+                                  soft_wrap=True)
+                    flags[key] = flags[key] if flags.get(key) is not None else (given if value is None else value)
+            file = kwargs["config_file"] if wants_file else kwargs.pop("config_file")
+            options, sources = load_settings(cls, file, flags, keys=None if keys is None and not skip else names,
+                                             strict_file=strict_file)
+            return func(**kwargs, options=options, options_sources=sources)
+
+        own = [p for p in inspect.signature(func).parameters.values()
+               if p.name not in ("options", "options_sources")]
+        wrapper.__signature__ = inspect.Signature(own + params)
+        wrapper.__annotations__ = {**{k: v for k, v in func.__annotations__.items()
+                                      if k not in ("options", "options_sources")}, **annotations}
+        return wrapper
+    return decorate
+
+
+def load_settings(cls, file=None, flags=None, keys=None, strict_file=True):
+    """`brushwork.core.settings.load`, its errors one line naming the option as the user spelled it."""
+    from brushwork.core.settings import load
+    from brushwork.errors import BrushworkError
+
+    try:
+        return load(cls, file=file, flags=flags, keys=keys, strict_file=strict_file)
+    except BrushworkError as e:
+        print_error(e)
+        raise typer.Exit(2) from None

@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, print_error
+from brushwork.cli.common import app, console, out, print_error, with_settings
+from brushwork.env.settings import ServerSettings
 
 tasks_app = typer.Typer(no_args_is_help=True, help="The painting tasks: domains, subjects, training datasets.")
 PANEL = "Environment"
@@ -23,50 +24,23 @@ def _fail(e: Exception):
 
 
 @app.command(rich_help_panel=PANEL)
+@with_settings(ServerSettings)
 def serve(
-    host: str = typer.Option("127.0.0.1", help="interface to listen on (0.0.0.0 in a container)"),
-    port: int = typer.Option(8000, help="port"),
-    pool_dir: Path = typer.Option(None, "--pool", help="pool store or folder [$BRUSHWORK_POOL; default: example pool]"),
-    snapshot: str = typer.Option(None, "--snapshot", help="pool store snapshot [$BRUSHWORK_SNAPSHOT]"),
-    preset: str = typer.Option(None, help="judge-led, hps-led or hps-only [$BRUSHWORK_PRESET; judge-led]"),
-    reward_file: Path = typer.Option(None, "--reward-config", help="reward YAML [$BRUSHWORK_REWARD_CONFIG]"),
-    judge: str = typer.Option(None, help="judge backend: taste or openai [$BRUSHWORK_JUDGE; taste]"),
-    judge_url: str = typer.Option(None, "--judge-url", help="OpenAI-compatible URL [$BRUSHWORK_JUDGE_BASE_URL]"),
-    judge_model: str = typer.Option(None, "--judge-model", help="judge model [$BRUSHWORK_JUDGE_MODEL]"),
-    aesthetic: str = typer.Option(None, help="aesthetic backend: taste or hpsv3 [$BRUSHWORK_AESTHETIC; taste]"),
-    hpsv3_url: str = typer.Option(None, "--hpsv3-url", help="serve-hpsv3 URL [$BRUSHWORK_HPSV3_URL]"),
-    taste: Path = typer.Option(None, "--taste", help="fitted taste model [$BRUSHWORK_TASTE_MODEL]"),
-    workers: int = typer.Option(None, help="parallel browsers [$BRUSHWORK_WORKERS; one per core]"),
-    render_timeout: float = typer.Option(None, "--render-timeout",
-                                         help="seconds per render [$BRUSHWORK_RENDER_TIMEOUT_S; 60]"),
-    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
-                                     "before it stops as too_slow [$BRUSHWORK_RENDER_CPU_BUDGET_S; 6]"),
-    max_sessions: int = typer.Option(None, "--max-sessions",
-                                     help="concurrent sessions [$BRUSHWORK_MAX_SESSIONS; 2 x workers]"),
-    session_timeout: float = typer.Option(None, "--session-timeout",
-                                          help="idle seconds before a session is reclaimed "
-                                               "[$BRUSHWORK_SESSION_TIMEOUT_S; 900]"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    options: ServerSettings = None, options_sources: dict = None,
 ):
     """Serve the OpenEnv environment: every session shares one warm renderer and scorer."""
-    from brushwork.env.settings import ServerSettings
     from brushwork.errors import BrushworkError
 
+    settings = options
     try:
-        settings = ServerSettings.from_env(
-            pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file, judge=judge,
-            judge_url=judge_url, judge_model=judge_model, aesthetic=aesthetic, hpsv3_url=hpsv3_url,
-            taste_model=taste, workers=workers, render_timeout_s=render_timeout,
-            render_cpu_budget_s=cpu_budget, max_sessions=max_sessions,
-            session_timeout_s=session_timeout, render_backend=render_backend, ray_address=ray_address)
         browsers = f"{settings.render_workers} browsers" if settings.render_backend == "local" else \
             f"browsers on the Ray cluster at {settings.ray_address or os.environ.get('RAY_ADDRESS') or 'auto'}"
         console.print(f"brushwork serve: {browsers}, {settings.session_limit} sessions, session timeout "
                       f"{settings.session_timeout_s:g}s; starting the renderer and the pool")
         from brushwork.env.server.app import serve as run_server
 
-        run_server(settings, host, port, log_level)
+        run_server(settings, settings.host, settings.port, log_level)
     except BrushworkError as e:
         _fail(e)
 
@@ -106,7 +80,7 @@ def episode(
     url: str = typer.Option(None, help="a running `brushwork serve` (default: start one here on a free port)"),
     subject: str = typer.Option("a coral hibiscus", help="what to paint"),
     revisions: int = typer.Option(1, help="revisions after the first painting"),
-    seed: int = typer.Option(0, help="episode seed"),
+    seed: int = typer.Option(0, min=0, max=2**32 - 1, help="episode seed"),
     workers: int = typer.Option(None, help="browsers of the server started here"),
     as_json: bool = typer.Option(False, "--json", help="print the observations as JSON (images left out)"),
 ):

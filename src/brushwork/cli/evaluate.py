@@ -10,20 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import RayAddressOpt, RenderBackendOpt, app, console, out, print_error, progress
-from brushwork.cli.score import (
-    AestheticOpt,
-    Hpsv3UrlOpt,
-    JudgeModelOpt,
-    JudgeOpt,
-    JudgeUrlOpt,
-    PoolOpt,
-    PresetOpt,
-    PromptOpt,
-    RewardConfigOpt,
-    SnapshotOpt,
-    TasteOpt,
-)
+from brushwork.cli.common import app, console, out, print_error, progress, with_settings
+from brushwork.score.options import ScoringOptions
 
 PANEL = "Training and evaluation"
 EVAL_SEED = 1_000_003   # brushwork.eval.generate.EVAL_SEED (not imported: --help stays light)
@@ -35,11 +23,11 @@ def _fail(e: Exception):
 
 
 @app.command("eval", rich_help_panel=PANEL)
+@with_settings(ScoringOptions)
 def evaluate(
     model: str = typer.Option(None, "--model", help="policy: a local folder (save_pretrained) or a cached hub id"),
     adapter: str = typer.Option(None, "--adapter", help="PEFT adapter folder applied to --model"),
     film: Path = typer.Option(None, "--film", help="evaluate saved rollouts instead: a film or training run folder"),
-    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     split: str = typer.Option("eval", "--split", help="pool split the win-rate references come from"),
     samples: int = typer.Option(4, "--samples", min=1, help="replies per prompt"),
     prompts: int = typer.Option(12, "--prompts", min=1, help="held-out prompts (first K of a seeded shuffle)"),
@@ -51,18 +39,12 @@ def evaluate(
     max_new_tokens: int = typer.Option(512, "--max-new-tokens", min=1),
     temperature: float = typer.Option(1.0, "--temperature", min=0.0, help="0 = greedy"),
     top_p: float = typer.Option(0.95, "--top-p"), top_k: int = typer.Option(20, "--top-k"),
-    seed: int = typer.Option(0, "--seed", help="sampling seed (with --ab: the pairing and sides seed)"),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**32 - 1,
+                             help="sampling seed (with --ab: the pairing and sides seed)"),
     references: int = typer.Option(6, "--references", min=1, help="evaluation references per painting"),
     film_steps: str = typer.Option("all", "--film-steps", help="evaluate every step of a film (all) or only "
                                    "its first and last (ends)"),
     gallery: int = typer.Option(24, "--gallery", min=1, help="prompts shown in the report's gallery"),
-    preset: str = PresetOpt, reward_file: Path = RewardConfigOpt,
-    judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
-    judge_prompt: str = PromptOpt,
-    aesthetic: str = AestheticOpt, hpsv3_url: str = Hpsv3UrlOpt,
-    taste: Path = TasteOpt,
-    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
     device: str = typer.Option(None, help="torch device for generation (default: cuda when available)"),
     revisions: int = typer.Option(0, "--revisions", min=0, max=8, help="multi-turn: the policy submits with the "
                                   "submit_sketch tool, sees the critique and may revise K times; reports reward and "
@@ -72,7 +54,8 @@ def evaluate(
                                          "hide which is which, and serve the rating page in pair mode"),
     ab_report: Path = typer.Option(None, "--ab-report", metavar="DIR", help="the human win rate of an A/B folder"),
     serve_ab: bool = typer.Option(True, "--serve/--no-serve", help="with --ab: serve the rating page"),
-    port: int = typer.Option(8200, "--port", help="with --ab: the rating page's port"),
+    port: int = typer.Option(8200, "--port", min=1, max=65535, help="with --ab: the rating page's port"),
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Evaluate a policy on held-out prompts, or saved rollouts, against the pool's evaluation split;
     or run a blind human A/B test of two runs (--ab, then --ab-report)."""
@@ -87,13 +70,9 @@ def evaluate(
     out_dir = out_dir or Path("out/eval")
     from brushwork.eval.runner import Plan, run_eval
     from brushwork.eval.watch import summary_line
-    from brushwork.score.options import ScoringOptions
 
     try:
-        scoring = ScoringOptions(pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file,
-                                 judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
-                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers,
-                                 render_backend=render_backend or "local", ray_address=ray_address)
+        scoring = options
         plan = Plan(model=model, adapter=adapter, film=film, out=out_dir, scoring=scoring, split=split,
                     samples=samples, prompts=prompts, domains=tuple(domains or ()), prompt_seed=prompt_seed,
                     compare=tuple(compare or ()), runs=tuple(runs or ()), max_new_tokens=max_new_tokens,

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import (
-    BrushShaderOpt,
-    FilesArg,
-    RayAddressOpt,
-    RenderBackendOpt,
-    app,
-    clear_errors,
-    gate_config,
-    out,
-    progress,
-    render_config,
-)
+from brushwork.cli.common import FilesArg, SeedOpt, app, clear_errors, out, progress, with_settings
+from brushwork.gate.config import GateSettings
+from brushwork.render.config import RenderSettings
+from brushwork.score.options import ScoringOptions
+
+RENDER_KEYS = tuple(f.name for f in fields(RenderSettings))
+GATE_KEYS = tuple(f.name for f in fields(GateSettings)) + RENDER_KEYS
 
 
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
@@ -43,24 +39,19 @@ async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render
 
 
 @app.command()
+@with_settings(RenderSettings)
 def render(
     files: list[Path] = FilesArg,
     out_dir: Path = typer.Option(..., "-o", "--out", help="folder for <stem>.png and <stem>.json"),
-    seed: int = typer.Option(0, help="random seed (Math.random, randomSeed, noiseSeed)"),
-    size: int = typer.Option(600, help="canvas side in pixels"),
-    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
-    no_cache: bool = typer.Option(False, "--no-cache", help="paint again even if this code+seed was rendered"),
-    timeout: float = typer.Option(60.0, help="seconds before a render is abandoned and its browser restarted"),
-    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
-                                     "before it is stopped as too_slow (the sketch's fault) [6]"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt, brush_shader: str = BrushShaderOpt,
+    seed: int = typer.Option(0, min=0, max=2**32 - 1, help="random seed (Math.random, randomSeed, noiseSeed)"),
+    options: RenderSettings = None, options_sources: dict = None,
 ):
     """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
     from brushwork.render import Renderer
     from brushwork.sketch import extract_sketch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    cfg = render_config(workers, size, no_cache, timeout, cpu_budget, render_backend, ray_address, brush_shader)
+    cfg = options.render_config()
 
     async def run():
         results = {}
@@ -101,24 +92,17 @@ def render(
 
 
 @app.command()
+@with_settings(ScoringOptions, keys=GATE_KEYS)
 def check(
     files: list[Path] = FilesArg,
     as_json: bool = typer.Option(False, "--json", help="print a JSON list of reports"),
     no_render: bool = typer.Option(False, "--no-render", help="static rules only (no browser)"),
     render_all: bool = typer.Option(False, "--render-all", help="render even sketches the static rules reject"),
-    allow: str = typer.Option(None, "--allow", help="comma-separated brush methods (default: the recipe's 10)"),
-    seed: int = typer.Option(0, help="render seed"),
-    size: int = typer.Option(600, help="required canvas side"),
-    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
-    timeout: float = typer.Option(60.0, help="render deadline in seconds"),
-    cpu_budget: float = typer.Option(None, "--cpu-budget", help="CPU seconds the page may spend on one render "
-                                     "before it is stopped as too_slow (the sketch's fault) [6]"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt, brush_shader: str = BrushShaderOpt,
+    seed: int = SeedOpt,
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
-    gate_cfg = gate_config(allow, size)
-    render_cfg = render_config(workers, size, False, timeout, cpu_budget, render_backend, ray_address,
-                               brush_shader)
+    gate_cfg, render_cfg = options.gate_config(), options.render_config()
     with clear_errors():
         gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:

@@ -8,16 +8,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import (
-    RayAddressOpt,
-    RenderBackendOpt,
-    app,
-    console,
-    out,
-    print_error,
-    progress,
-    render_config,
-)
+from brushwork.cli.common import app, console, out, print_error, progress, with_settings
+from brushwork.render.config import RenderSettings
 
 pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
 app.add_typer(pool_app, name="pool")
@@ -57,15 +49,15 @@ def init(root: Path = RootArg, tiers: str = typer.Option("love,okay,nope", help=
 
 
 @pool_app.command("add")
+@with_settings(RenderSettings)
 def add(root: Path = RootArg, files: list[Path] = typer.Argument(..., exists=True, dir_okay=False),
         subject: str = typer.Option("", help="subject of these paintings"),
         generator: str = typer.Option("hand-written", help="who or what made them"),
-        workers: int = typer.Option(0, help="parallel browsers"),
-        render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
+        options: RenderSettings = None, options_sources: dict = None):
     """Render sketches (or replies) and add them, unrated."""
     store = _store(root)
     _import_sketch_files(store, files, subject, generator,
-                         render_config(workers, backend=render_backend, ray_address=ray_address))
+                         options.render_config())
 
 
 def _import_sketch_files(store, files, subject, generator, config):
@@ -82,11 +74,11 @@ def _import_sketch_files(store, files, subject, generator, config):
 
 
 @pool_app.command("import")
+@with_settings(RenderSettings)
 def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True, file_okay=False),
             rater: str = typer.Option("import", help="rater name for tiers given only by file name"),
             generator: str = typer.Option("import", help="generator of imported sketches"),
-            workers: int = typer.Option(0, help="parallel browsers"),
-            render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
+            options: RenderSettings = None, options_sources: dict = None):
     """Import a pool in the Hugging Face layout (metadata.jsonl) or a folder of sketches."""
     from brushwork.pool.hf import import_hf, sketch_files
 
@@ -98,7 +90,7 @@ def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True
         out.print(f"added {summary.added} paintings ({summary.already} already present), {summary.ratings} ratings")
     else:
         _import_sketch_files(store, sketch_files(source), "", generator,
-                             render_config(workers, backend=render_backend, ray_address=ray_address))
+                             options.render_config())
 
 
 @pool_app.command("export")
@@ -203,6 +195,7 @@ def report(root: Path = RootArg, html: Path = typer.Option(None, help="also writ
 
 
 @pool_app.command("generate")
+@with_settings(RenderSettings)
 def generate(root: Path = RootArg,
              procedural: int = typer.Option(0, help="paint this many with the built-in procedural painter"),
              model: str = typer.Option(None, help="OpenAI-compatible chat model that writes sketches"),
@@ -211,8 +204,8 @@ def generate(root: Path = RootArg,
              critic_url: str = typer.Option(None, help="its /v1 base URL (default: base URL)"),
              subjects: str = typer.Option("", help="comma-separated subjects (default: the hibiscus domain)"),
              rounds: int = typer.Option(3, help="critique-and-revise rounds"),
-             seed: int = typer.Option(0), workers: int = typer.Option(0, help="parallel browsers"),
-             render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt):
+             seed: int = typer.Option(0, min=0, max=2**32 - 1),
+             options: RenderSettings = None, options_sources: dict = None):
     """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally."""
     import os
 
@@ -221,7 +214,7 @@ def generate(root: Path = RootArg,
     from brushwork.render import Renderer, SyncRenderer
 
     store = _store(root)
-    config = render_config(workers, backend=render_backend, ray_address=ray_address)
+    config = options.render_config()
     wanted = [s.strip() for s in subjects.split(",") if s.strip()] or list(SUBJECTS["hibiscus"])
     if procedural:
         bar, update = _bar("painting procedurally")

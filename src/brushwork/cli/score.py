@@ -11,15 +11,16 @@ from rich.table import Table
 
 from brushwork.cli.common import (
     FilesArg,
-    RayAddressOpt,
-    RenderBackendOpt,
+    SeedOpt,
     app,
     console,
     load_pool_with_progress,
     out,
     print_error,
     progress,
+    with_settings,
 )
+from brushwork.score.options import ScoringOptions
 
 taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
 judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
@@ -28,15 +29,8 @@ app.add_typer(judge_app, name="judge")
 
 PoolOpt = typer.Option(None, "--pool", help="pool store or folder (HF layout); default: the bundled example pool")
 SnapshotOpt = typer.Option(None, "--snapshot", help="pool store snapshot (id, prefix or name; default: current)")
-JudgeOpt = typer.Option("taste", "--judge", help="judge backend: taste (offline) or openai")
-JudgeUrlOpt = typer.Option(None, "--judge-url", help="OpenAI-compatible base URL ($BRUSHWORK_JUDGE_BASE_URL)")
-JudgeModelOpt = typer.Option(None, "--judge-model", help="judge model name ($BRUSHWORK_JUDGE_MODEL)")
-PromptOpt = typer.Option("watercolour", "--judge-prompt", help="judge prompt: a bundled domain or a YAML file")
-TasteOpt = typer.Option(None, "--taste", help="fitted taste model file (default: fit on the pool, cached)")
-PresetOpt = typer.Option("judge-led", "--preset", help="judge-led, hps-led or hps-only")
-RewardConfigOpt = typer.Option(None, "--reward-config", help="YAML with a preset or custom weights")
-AestheticOpt = typer.Option("taste", "--aesthetic", help="aesthetic backend: taste (offline) or hpsv3")
-Hpsv3UrlOpt = typer.Option(None, "--hpsv3-url", help="brushwork serve-hpsv3 URL ($BRUSHWORK_HPSV3_URL)")
+JUDGE_KEYS = ("pool", "snapshot", "judge", "judge_url", "judge_model", "judge_prompt", "judge_concurrency",
+              "taste_model")
 
 
 def _pool(path: Path | None, snapshot: str | None = None):
@@ -49,30 +43,19 @@ def _fail(e: Exception):
 
 
 @app.command()
+@with_settings(ScoringOptions)
 def score(
     files: list[Path] = FilesArg,
-    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
-    preset: str = PresetOpt, reward_file: Path = RewardConfigOpt,
-    judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
-    judge_prompt: str = PromptOpt,
-    aesthetic: str = AestheticOpt, hpsv3_url: str = Hpsv3UrlOpt,
-    taste: Path = TasteOpt,
-    seed: int = typer.Option(0, help="render seed"),
-    group_seed: int = typer.Option(None, help="reference draw seed (default: the render seed)"),
+    seed: int = SeedOpt,
+    group_seed: int = typer.Option(None, min=0, max=2**32 - 1, help="reference draw seed (default: the render seed)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON ScoreCards"),
-    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
-    render_backend: str = RenderBackendOpt, ray_address: str = RayAddressOpt,
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Score replies: gate, render, pairwise judge and aesthetic, weighted like the recipe."""
     from brushwork.errors import BrushworkError
-    from brushwork.score.options import ScoringOptions
     from brushwork.score.pipeline import Pipeline
 
     try:
-        options = ScoringOptions(pool=pool_dir, snapshot=snapshot, preset=preset, reward_file=reward_file,
-                                 judge=judge, judge_url=judge_url, judge_model=judge_model, judge_prompt=judge_prompt,
-                                 aesthetic=aesthetic, hpsv3_url=hpsv3_url, taste_model=taste, workers=workers,
-                                 render_backend=render_backend or "local", ray_address=ray_address)
         pipeline = Pipeline(options, progress=progress)   # a pool folder's first use renders it: a bar
     except BrushworkError as e:
         _fail(e)
@@ -206,29 +189,25 @@ def taste_evaluate_table(report) -> Table:
 
 
 @judge_app.command("audit")
+@with_settings(ScoringOptions, keys=JUDGE_KEYS)
 def judge_audit(
-    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
-    judge: str = JudgeOpt, judge_url: str = JudgeUrlOpt, judge_model: str = JudgeModelOpt,
-    judge_prompt: str = PromptOpt, taste: Path = TasteOpt,
     pairs: int = typer.Option(None, help="pairs of pool paintings to ask about (default 24; with --human: up to "
                                          "200 cross-tier pairs of held-out paintings)"),
     seed: int = typer.Option(0, help="which pairs (and, with --human, the bootstrap's resamples)"),
     human: bool = typer.Option(False, "--human", help="agreement with people's pairwise preferences and tiers, on "
                                                       "held-out (eval) paintings only"),
     as_json: bool = typer.Option(False, "--json"),
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Ask the judge the same pairs twice in both orders: repeat agreement, position bias, ties.
     With --human: how often it agrees with people, on held-out paintings."""
     from brushwork.errors import BrushworkError
     from brushwork.score.audit import audit, human_audit
     from brushwork.score.build import build_eval_judge
-    from brushwork.score.options import ScoringOptions
 
     try:
-        pool = _pool(pool_dir, snapshot)
-        options = ScoringOptions(pool=pool_dir, snapshot=snapshot, judge=judge, judge_url=judge_url,
-                                 judge_model=judge_model, judge_prompt=judge_prompt, taste_model=taste,
-                                 verdict_cache=False)
+        pool = _pool(options.pool, options.snapshot)
+        options = options.with_(verdict_cache=False)
         pj = build_eval_judge(pool, options)
     except BrushworkError as e:
         _fail(e)

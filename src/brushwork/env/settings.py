@@ -1,44 +1,38 @@
-"""The environment server's settings: one dataclass, filled from `brushwork serve` flags or from
-`BRUSHWORK_*` environment variables, read once when the server starts.
+"""The environment server's settings: the scoring options (`ScoringOptions`) and the server
+section, filled from `brushwork serve` flags or `BRUSHWORK_<KEY>` environment variables
+(`BRUSHWORK_WORKERS`, `BRUSHWORK_MAX_SESSIONS`, ...: every key, upper-cased), read once when
+the server starts. `brushwork config show` lists every key and where its value came from.
 
-| variable | setting |
-|---|---|
-| BRUSHWORK_POOL / BRUSHWORK_SNAPSHOT | pool store or folder, and its snapshot |
-| BRUSHWORK_PRESET / BRUSHWORK_REWARD_CONFIG | reward weights |
-| BRUSHWORK_JUDGE (taste, openai), BRUSHWORK_AESTHETIC (taste, hpsv3), BRUSHWORK_TASTE_MODEL | scorers |
-| BRUSHWORK_WORKERS / BRUSHWORK_RENDER_TIMEOUT_S / BRUSHWORK_RENDER_CPU_BUDGET_S | renderer |
-| BRUSHWORK_RENDER_BACKEND (local, ray) / BRUSHWORK_RAY_ADDRESS (auto, HOST:PORT) | where paintings are made |
-| BRUSHWORK_MAX_SESSIONS / BRUSHWORK_SESSION_TIMEOUT_S | sessions |
-
-The judge and HPSv3 endpoints keep their own variables (BRUSHWORK_JUDGE_BASE_URL,
-BRUSHWORK_JUDGE_MODEL, BRUSHWORK_JUDGE_API_KEY, BRUSHWORK_HPSV3_URL), read by their clients.
+The judge's API key keeps its client's own variable (BRUSHWORK_JUDGE_API_KEY), never a flag.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from brushwork.errors import ConfigError
+from brushwork.core.settings import check, setting
 from brushwork.score.options import ScoringOptions
 
 DEFAULT_SESSION_TIMEOUT_S = 900.0
 
 
-@dataclass
-class ServerSettings(ScoringOptions):
-    """The scoring options (`ScoringOptions`: pool, reward, scorers, renderer) and the sessions."""
+@dataclass(frozen=True)
+class ServerSection:
+    host: str = setting("127.0.0.1", "interface to listen on (0.0.0.0 in a container)")
+    port: int = setting(8000, "port to listen on", min=1, max=65535)
+    max_sessions: int = setting(0, "concurrent sessions (0: twice the workers)", min=0)
+    session_timeout_s: float = setting(DEFAULT_SESSION_TIMEOUT_S, "idle seconds after which a session is "
+                                       "reclaimed; longer than the slowest generation between two steps", above=0,
+                                       aliases=("--session-timeout",))
 
-    max_sessions: int = field(default=0, metadata={"help": "concurrent sessions (0: twice the workers)"})
-    session_timeout_s: float = field(default=DEFAULT_SESSION_TIMEOUT_S,
-                                     metadata={"help": "idle seconds after which a session is reclaimed; "
-                                                       "longer than the slowest generation between two steps"})
+
+@dataclass(frozen=True)
+class ServerSettings(ServerSection, ScoringOptions):
+    """The scoring options (pool, reward, scorers, gate, renderer) and the server section."""
 
     def __post_init__(self):
-        super().__post_init__()
-        if self.max_sessions < 0:
-            raise ConfigError(f"max_sessions must be >= 0 (0: twice the workers), got {self.max_sessions}")
-        if self.session_timeout_s <= 0:
-            raise ConfigError(f"session_timeout_s must be positive, got {self.session_timeout_s}")
+        ScoringOptions.__post_init__(self)
+        check(self)
 
     @property
     def session_limit(self) -> int:

@@ -1,4 +1,5 @@
-"""`RenderConfig`: how paintings are made (browsers, canvas size, deadline, CPU budget, cache)."""
+"""How paintings are made: `RenderSettings`, the render section of the configuration (its
+keys as a user sets them), and `RenderConfig`, what a `Renderer` is built with."""
 
 from __future__ import annotations
 
@@ -6,12 +7,17 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from brushwork.core.settings import SettingError, check, setting
 from brushwork.errors import ConfigError
-from brushwork.render.brush_patch import DEFAULT_MODE, check_mode
+from brushwork.render.brush_patch import DEFAULT_MODE, MODES, check_mode
 
 # Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
 # benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
 CPU_BUDGET_S = 6.0
+TIMEOUT_S = 60.0
+SIZE = 600
+# More browsers than this per core only queue for the CPU (and thousands never start).
+BROWSERS_PER_CORE = 4
 # Where paintings are made: a name here, or any `RenderBackend` class given as "package.module:Class"
 # (built with the `RenderConfig`): a new backend is one module, nothing here changes.
 BACKENDS = {"local": "brushwork.render.chromium:ChromiumBackend", "ray": "brushwork.render.ray_pool:RayBackend"}
@@ -37,12 +43,79 @@ def backend_class(name: str) -> type:
         raise ConfigError(f"render backend {name!r}: cannot import {module}:{attr} ({e})") from e
 
 
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) or 1
+
+
+def _backend_problem(name: str) -> str | None:
+    try:
+        check_backend(name, "")
+    except ConfigError as e:
+        return str(e).strip()
+    return None
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """The render section: browsers, canvas, deadline, CPU budget, cache and where paintings are made."""
+
+    workers: int = setting(0, "browsers rendering in parallel (0: one per core)", min=0)
+    size: int = setting(SIZE, "canvas side in pixels a sketch must create", min=16, max=4096)
+    render_timeout_s: float = setting(TIMEOUT_S, "deadline of one render; past it the browser restarts and the "
+                                      "sketch is rendered once more (None reward unless that times out too: then 0)",
+                                      above=0, aliases=("--render-timeout", "--timeout"))
+    render_cpu_budget_s: float | None = setting(None, "CPU seconds a sketch's page may spend on one render before "
+                                                f"it stops as too_slow (reward 0); below render_timeout_s "
+                                                f"(default: {CPU_BUDGET_S:g})", above=0, aliases=("--cpu-budget",))
+    render_cache: bool = setting(True, "reuse renders of identical code, seed and size", aliases=("--no-cache",))
+    render_backend: str = setting("local", "where paintings are made: local (Chromium here), ray (a Ray cluster; "
+                                  "pip install 'brushwork[ray]'; the cache stays here) or package.module:Class "
+                                  "(your RenderBackend)", check=_backend_problem)
+    ray_address: str | None = setting(None, "with render_backend ray: auto or HOST:PORT "
+                                      "(default: $RAY_ADDRESS, else auto)")
+    ray_cpus_per_worker: float = setting(1.0, "CPUs each Ray render worker asks for (one browser per whole CPU)",
+                                         above=0)
+    ray_memory_mb_per_worker: int = setting(1500, "memory (MB) each Ray render worker asks for (a warm browser "
+                                            "uses ~600 MB)", min=1)
+    brush_shader: str | None = setting(None, "p5.brush's blend shader: deterministic (rewritten: ~0.7x the CPU, "
+                                       "byte-identical renders), fast (rewritten, upstream's edge noise) or "
+                                       f"upstream (p5.brush's own build) (default: {DEFAULT_MODE})", choices=MODES)
+
+    def __post_init__(self):
+        check(self)
+        if self.render_backend == "local" and self.workers > BROWSERS_PER_CORE * cores():
+            raise SettingError("workers", f"must be at most {BROWSERS_PER_CORE * cores()} on this machine "
+                               f"({cores()} cores, {BROWSERS_PER_CORE} browsers each; 0: one per core), "
+                               f"got {self.workers}")
+        if not self.cpu_budget_s < self.render_timeout_s:
+            raise SettingError("render_cpu_budget_s", f"({self.cpu_budget_s:g} CPU-s) must be below the render "
+                               f"deadline, render_timeout_s ({self.render_timeout_s:g}s); lower one or raise the "
+                               "other")
+
+    @property
+    def render_workers(self) -> int:
+        return self.workers or cores()
+
+    @property
+    def cpu_budget_s(self) -> float:
+        return CPU_BUDGET_S if self.render_cpu_budget_s is None else self.render_cpu_budget_s
+
+    def render_config(self, **changes) -> RenderConfig:
+        extra = {} if self.brush_shader is None else {"brush_shader": self.brush_shader}
+        return RenderConfig(**{"workers": self.render_workers, "size": self.size,
+                               "timeout_s": self.render_timeout_s, "cpu_budget_s": self.cpu_budget_s,
+                               "use_cache": self.render_cache, "backend": self.render_backend,
+                               "ray_address": self.ray_address, "ray_cpus_per_worker": self.ray_cpus_per_worker,
+                               "ray_memory_mb_per_worker": self.ray_memory_mb_per_worker, **extra, **changes})
+
+
 @dataclass
 class RenderConfig:
-    workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)) or 1,
+    workers: int = field(default_factory=cores,
                          metadata={"help": "browsers rendering in parallel (one per core is best)"})
-    size: int = field(default=600, metadata={"help": "canvas side in pixels a sketch must create"})
-    timeout_s: float = field(default=60.0, metadata={"help": "deadline for one render; past it the browser restarts"})
+    size: int = field(default=SIZE, metadata={"help": "canvas side in pixels a sketch must create"})
+    timeout_s: float = field(default=TIMEOUT_S,
+                             metadata={"help": "deadline for one render; past it the browser restarts"})
     cpu_budget_s: float = field(default=CPU_BUDGET_S, metadata={
         "help": "CPU seconds the page's renderer process may spend on one render (honest sketches spend "
                 "0.2-2.4); past it the render stops as too_slow, the sketch's fault. Keep it below timeout_s"})

@@ -10,13 +10,16 @@ dropout 0 on every linear layer. Precedence: RECIPE < YAML < command line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
+from brushwork.core.settings import check, setting
 from brushwork.errors import ConfigError
 from brushwork.score.options import ScoringOptions
 
-# The public recipe's GRPO settings as corrected (SPEC §5); TRL's defaults differ on each.
+# The public recipe's GRPO settings as corrected; TRL's defaults differ on each.
 RECIPE = {
     "learning_rate": 5e-5, "lr_scheduler_type": "constant_with_warmup", "warmup_steps": 5,
     "scale_rewards": "none", "num_generations": 8, "top_p": 0.95, "top_k": 20,
@@ -28,43 +31,45 @@ RECIPE_LORA = {"use_peft": True, "lora_r": 16, "lora_alpha": 32, "lora_dropout":
                "lora_target_modules": ["all-linear"]}
 
 
-@dataclass
-class BrushworkArguments(ScoringOptions):
-    """The environment, reward and data side of a training run: the scoring options
-    (`ScoringOptions`: pool, preset, judge, aesthetic, workers, render deadline, ...) and these."""
+@dataclass(frozen=True)
+class TrainingSection:
+    """The training run's own settings (the rest of `brushwork train`'s keys are TRL's)."""
 
-    tiny: bool = field(default=False, metadata={
-        "help": "build the tiny local Qwen3 model (no download) under OUTPUT_DIR/tiny and train it; "
-                "model_name_or_path is then ignored"})
-    domains: list[str] | None = field(default=None, metadata={
-        "help": "task domains to train on (hibiscus, flowers, landscape, leaves); default all"})
-    task_repeats: int = field(default=8, metadata={"help": "prompts per subject in the training set"})
-    task_seed: int = field(default=0, metadata={"help": "seed of the training prompts (evaluation uses others)"})
-    env_urls: list[str] | None = field(default=None, metadata={
-        "help": "score through running `brushwork serve` servers (ws/http URLs, round-robin); "
-                "default: score in this process on a shared warm renderer"})
-    multi_turn: bool = field(default=False, metadata={
-        "help": "train through BrushworkToolEnv (environment_factory): the model submits with a tool, "
-                "sees its painting and revises"})
-    revisions: int = field(default=2, metadata={"help": "multi-turn: revisions after the first painting"})
-    film: bool = field(default=True, metadata={"help": "save every painting with its code and ScoreCard "
-                                                       "under OUTPUT_DIR/film"})
-    sft_samples: int = field(default=0, metadata={
-        "help": "supervised warm-up before GRPO on this many (prompt, procedural sketch) pairs; 0 = none"})
-    sft_epochs: float = field(default=8.0, metadata={"help": "warm-up epochs"})
-    sft_learning_rate: float = field(default=2e-3, metadata={"help": "warm-up learning rate (full fine-tune)"})
-    sft_batch_size: int = field(default=8, metadata={"help": "warm-up batch size"})
-    sft_check: int = field(default=16, metadata={
-        "help": "after the warm-up, sample this many replies and report the static gate pass rate"})
+    tiny: bool = setting(False, "build the tiny local Qwen3 model (no download) under OUTPUT_DIR/tiny and train it; "
+                         "model_name_or_path is then ignored")
+    domains: list[str] | None = setting(None, "task domains to train on (hibiscus, flowers, landscape, leaves); "
+                                        "default all", cli=False)
+    task_repeats: int = setting(8, "prompts per subject in the training set", min=1)
+    task_seed: int = setting(0, "seed of the training prompts (evaluation uses others)", min=0, max=2**32 - 1)
+    env_urls: list[str] | None = setting(None, "score through running `brushwork serve` servers (ws/http URLs, "
+                                         "round-robin); default: score in this process on a shared warm renderer",
+                                         cli=False)
+    multi_turn: bool = setting(False, "train through BrushworkToolEnv (environment_factory): the model submits with "
+                               "a tool, sees its painting and revises")
+    revisions: int = setting(2, "multi-turn: revisions after the first painting", min=0)
+    film: bool = setting(True, "save every painting with its code and ScoreCard under OUTPUT_DIR/film")
+    sft_samples: int = setting(0, "supervised warm-up before GRPO on this many (prompt, procedural sketch) pairs; "
+                               "0 = none", min=0)
+    sft_epochs: float = setting(8.0, "warm-up epochs", above=0)
+    sft_learning_rate: float = setting(2e-3, "warm-up learning rate (full fine-tune)", above=0)
+    sft_batch_size: int = setting(8, "warm-up batch size", min=1)
+    sft_check: int = setting(16, "after the warm-up, sample this many replies and report the static gate pass rate",
+                             min=0)
+
+
+@dataclass(frozen=True)
+class BrushworkArguments(TrainingSection, ScoringOptions):
+    """The environment, reward and data side of a training run: the scoring options
+    (`ScoringOptions`: pool, preset, judge, aesthetic, workers, render deadline, ...) and the
+    training section."""
 
     def __post_init__(self):
-        super().__post_init__()
+        ScoringOptions.__post_init__(self)
+        check(self)
         if self.judge == "openai" and not self.judge_url:
             raise ConfigError("judge openai needs judge_url (the OpenAI-compatible endpoint)")
         if self.aesthetic == "hpsv3" and not self.hpsv3_url:
             raise ConfigError("aesthetic hpsv3 needs hpsv3_url (a running `brushwork serve-hpsv3`)")
-        if self.task_repeats < 1 or self.revisions < 0 or self.sft_samples < 0:
-            raise ConfigError("task_repeats must be >= 1, revisions and sft_samples >= 0")
         if self.multi_turn and self.env_urls:
             raise ConfigError("multi_turn trains in this process (environment_factory); drop env_urls")
 
@@ -80,14 +85,13 @@ def compact_help() -> str:
                                                                    is not MISSING else None)
             yield f"  --{f.name} ({default!r})".ljust(34) + " " + f.metadata.get("help", "")
 
-    own = {f.name for f in fields(ScoringOptions)}
     lines = [
         "Usage: brushwork train --config NAME|FILE [--key value ...]",
         "",
         "  --config NAME|FILE".ljust(34) + " a bundled config (" + ", ".join(bundled_configs()) + ") or a YAML file",
         "  --help-all".ljust(34) + " every key of TRL's GRPOConfig and ModelConfig too (needs brushwork[train])",
         "",
-        "Training run (brushwork):", *rows(f for f in fields(BrushworkArguments) if f.name not in own),
+        "Training run (brushwork):", *rows(fields(TrainingSection)),
         "",
         "Reward and environment (the scoring options, as in `brushwork score` / `serve`):",
         *rows(fields(ScoringOptions)),
@@ -118,6 +122,15 @@ def parser(cpu: bool | None = None):
             if cpu if cpu is not None else not torch.cuda.is_available():
                 self.set_defaults(**CPU_OVERRIDES)   # after the file's values, before the command line
             return super().parse_args_into_dataclasses(*args, **kwargs)
+
+        @staticmethod
+        def _parse_dataclass_field(parser, field):
+            # argparse takes only the help of a setting's declaration (its bounds are checked
+            # by the dataclass itself, with the same message on every surface).
+            if field.metadata.get("setting"):
+                field = copy.copy(field)
+                field.metadata = MappingProxyType({"help": field.metadata["help"]})
+            return TrlParser._parse_dataclass_field(parser, field)
 
     p = _Parser((BrushworkArguments, GRPOConfig, ModelConfig), prog="brushwork train")
     p.set_defaults(**RECIPE, **RECIPE_LORA)

@@ -1,0 +1,52 @@
+"""`brushwork config show`: the effective configuration, every key with its value and where
+that value came from (default, file, environment, flag)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from brushwork.cli.common import app, out, with_settings
+from brushwork.env.settings import ServerSettings
+from brushwork.train.config import TrainingSection
+
+config_app = typer.Typer(no_args_is_help=True, help="The configuration: every setting, its value and its source.")
+app.add_typer(config_app, name="config")
+
+
+@dataclass(frozen=True)
+class EverySetting(TrainingSection, ServerSettings):
+    """Every section at once: what `config show` reads."""
+
+
+@config_app.command("show")
+@with_settings(EverySetting, strict_file=False)
+def show(
+    config_file: Path = typer.Option(None, "--config", exists=True, dir_okay=False,
+                                     help="YAML file of settings (a training config's TRL keys are listed apart)"),
+    as_json: bool = typer.Option(False, "--json", help="print {key: {value, source}} as JSON"),
+    options: EverySetting = None, options_sources: dict = None,
+):
+    """Print the effective configuration: defaults < --config FILE < BRUSHWORK_* variables < flags."""
+    from brushwork.core.settings import env_name, flag, read_file, settings
+
+    known = {f.name for f in fields(EverySetting)}
+    other = sorted(set(read_file(config_file)) - known) if config_file else []
+    sources = options_sources
+    values = {f.name: getattr(options, f.name) for f in settings(EverySetting)}
+    if as_json:
+        typer.echo(json.dumps({k: {"value": str(v) if isinstance(v, Path) else v, "source": sources[k]}
+                               for k, v in values.items()} | ({"not_brushwork": other} if other else {}), indent=2))
+        return
+    table = Table("key", "value", "source", "flag", "environment", title="brushwork configuration")
+    for key, value in values.items():
+        source = sources[key] if sources[key] == "default" else f"[bold]{sources[key]}[/]"
+        table.add_row(key, repr(value), source, flag(key), env_name(key))
+    out.print(table)
+    if other:
+        out.print(f"not brushwork settings (TRL's, for `brushwork train`): {', '.join(other)}", markup=False)
+

@@ -1,0 +1,173 @@
+"""One declared configuration: every setting appears under the same words on every surface
+(`--render-timeout-s` in `score --help`, `serve --help` and `train --help`, as
+`BRUSHWORK_RENDER_TIMEOUT_S` and as a YAML key); old spellings still work and warn; a bad
+value is one line naming the option as the user spelled it, exit status 2, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from brushwork.cli.config import EverySetting
+from brushwork.core.settings import default_of, env_name, flag, load, settings
+from brushwork.env.settings import ServerSection, ServerSettings
+from brushwork.gate.config import GateSettings
+from brushwork.render.config import RenderSettings
+from brushwork.score.options import (
+    AestheticSettings,
+    JudgeSettings,
+    PoolSettings,
+    RewardSettings,
+    ScoringOptions,
+)
+from brushwork.train.config import TrainingSection, compact_help
+
+SECTIONS = (PoolSettings, RewardSettings, JudgeSettings, AestheticSettings, GateSettings, RenderSettings,
+            ServerSection, TrainingSection)
+SCORING = [f for f in settings(ScoringOptions) if f.metadata["cli"]]
+REPLY = "```js\nfunction setup() { createCanvas(600, 600, WEBGL); }\nfunction draw() { brush.circle(1, 1, 1); }\n```\n"
+
+
+def brushwork(*args, env: dict | None = None, cwd: Path | None = None):
+    return subprocess.run([sys.executable, "-m", "brushwork.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "300", **(env or {})}, timeout=120, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def helps():
+    return {cmd: brushwork(cmd, "--help").stdout for cmd in ("score", "serve", "eval")}
+
+
+def test_each_key_is_declared_in_exactly_one_section():
+    names = [f.name for section in SECTIONS for f in fields(section)]
+    assert len(names) == len(set(names)), "a key is declared in two sections"
+    assert set(names) == {f.name for f in fields(EverySetting)}
+    assert all(f.metadata.get("setting") and f.metadata["help"] for f in fields(EverySetting))
+
+
+@pytest.mark.parametrize("command", ["score", "serve", "eval"])
+def test_every_scoring_setting_is_an_option_under_its_own_name(helps, command):
+    missing = [flag(f.name) for f in SCORING if flag(f.name) not in helps[command]]
+    assert not missing, f"{command} --help lacks {missing}"
+    assert env_name("render_timeout_s") in helps[command]
+
+
+def test_serve_has_the_server_section_too(helps):
+    assert all(flag(f.name) in helps["serve"] for f in settings(ServerSection))
+    assert "--port" not in helps["score"]
+
+
+def test_train_help_lists_every_scoring_and_training_key():
+    text = compact_help()
+    missing = [f.name for f in settings(ScoringOptions) + settings(TrainingSection) if f"--{f.name} " not in text]
+    assert not missing
+
+
+def test_every_setting_is_read_from_its_environment_variable_and_its_yaml_key(tmp_path):
+    sample = {f.name: default_of(f) for f in settings(EverySetting) if default_of(f) is not None
+              and f.metadata["cli"]}
+    environ = {env_name(k): (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in sample.items()}
+    options, sources = load(EverySetting, environ=environ)
+    assert {k for k, s in sources.items() if s == "environment"} == set(sample)
+    assert all(getattr(options, k) == v for k, v in sample.items())
+
+    import yaml
+
+    cfg = tmp_path / "all.yaml"
+    cfg.write_text(yaml.safe_dump({k: (str(v) if isinstance(v, Path) else v) for k, v in sample.items()}))
+    _, sources = load(EverySetting, file=cfg, environ={})
+    assert {k for k, s in sources.items() if s == "file"} == set(sample)
+
+
+def test_every_scoring_key_is_a_training_config_key(tmp_path):
+    pytest.importorskip("trl")
+    import yaml
+
+    from brushwork.train.config import parse
+
+    values = {f.name: default_of(f) for f in settings(ScoringOptions) if default_of(f) is not None}
+    values |= {"preset": "hps-led", "reference_mix": "love:3", "size": 512, "render_timeout_s": 45.0}
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("# brushwork train --config run.yaml\n" + yaml.safe_dump({"tiny": True, **values}))
+    args, _, _ = parse(["--config", str(cfg)], cpu=True)
+    assert all(getattr(args, k) == v for k, v in values.items())
+    assert args.mix == (("love", 3),) and args.render_config().size == 512
+
+
+def test_flags_beat_the_environment_which_beats_the_file(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("workers: 1\npreset: hps-led\nmax_sessions: 3\n")
+    options, sources = load(ServerSettings, file=cfg, environ={"BRUSHWORK_PRESET": "hps-only",
+                                                                "BRUSHWORK_MAX_SESSIONS": "4"},
+                            flags={"max_sessions": 5, "judge": None})
+    assert (options.workers, options.preset, options.max_sessions) == (1, "hps-only", 5)
+    assert (sources["workers"], sources["preset"], sources["max_sessions"], sources["judge"]) == \
+        ("file", "environment", "flag", "default")
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["serve", "--port", "-3"], "--port"),
+    (["serve", "--port", "70000"], "--port"),
+    (["serve", "--workers", "1000"], "--workers"),
+    (["score", "--seed", "-1", "{reply}"], "--seed"),
+    (["score", "--seed", str(2**32), "{reply}"], "--seed"),
+    (["check", "--no-render", "--size", "0", "{reply}"], "--size"),
+    (["check", "--no-render", "--allow", "fill,watercolor", "{reply}"], "--allow"),
+    (["score", "--preset", "loudest", "{reply}"], "--preset"),
+    (["score", "--render-timeout-s", "5", "{reply}"], "render deadline"),
+    (["render", "-o", "out", "--workers", "-1", "{reply}"], "--workers"),
+    (["eval", "--judge", "gpt"], "--judge"),
+])
+def test_a_bad_value_is_one_line_naming_the_option(tmp_path, args, named):
+    reply = tmp_path / "reply.md"
+    reply.write_text(REPLY)
+    res = brushwork(*(str(reply) if a == "{reply}" else a for a in args), cwd=tmp_path)
+    assert res.returncode == 2, res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip() and not line.startswith("warning:")]
+    assert len(lines) == 1 and lines[0].startswith("error:") and named in lines[0], res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+
+
+def test_an_environment_variable_error_names_the_variable():
+    res = brushwork("serve", env={"BRUSHWORK_SESSION_TIMEOUT_S": "0"})
+    assert res.returncode == 2
+    assert res.stderr.strip() == "error: BRUSHWORK_SESSION_TIMEOUT_S must be > 0, got 0"
+
+
+def test_old_spellings_still_work_and_name_the_new_option(tmp_path):
+    reply = tmp_path / "reply.md"
+    reply.write_text(REPLY)
+    res = brushwork("check", "--no-render", "--json", "--timeout", "30", "--cpu-budget", "40",
+                    "--allow", "circle", str(reply))
+    assert res.returncode == 2, res.stderr      # the budget must stay below the deadline: checked, not dropped
+    assert "warning: --timeout is deprecated; use --render-timeout-s" in res.stderr
+    assert "warning: --cpu-budget is deprecated; use --render-cpu-budget-s" in res.stderr
+    assert "warning: --allow is deprecated; use --allowed-methods" in res.stderr
+    res = brushwork("check", "--no-render", "--json", "--timeout", "30", "--allow", "circle", str(reply))
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)[0]["passed"]
+    assert "--timeout" not in brushwork("check", "--help").stdout     # hidden
+
+
+def test_config_show_says_where_each_value_came_from(tmp_path):
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("# brushwork train --config run.yaml\npreset: hps-led\nworkers: 1\nlearning_rate: 0.1\n")
+    res = brushwork("config", "show", "--config", str(cfg), "--json", "--max-sessions", "3",
+                    env={"BRUSHWORK_PORT": "9001", "BRUSHWORK_WORKERS": "2"})
+    assert res.returncode == 0, res.stderr
+    shown = json.loads(res.stdout)
+    assert shown["preset"] == {"value": "hps-led", "source": "file"}
+    assert shown["port"] == {"value": 9001, "source": "environment"}
+    assert shown["judge"] == {"value": "taste", "source": "default"}
+    assert shown["workers"] == {"value": 2, "source": "environment"}          # the environment beats the file
+    assert shown["max_sessions"] == {"value": 3, "source": "flag"}
+    assert shown["not_brushwork"] == ["learning_rate"]
+    table = brushwork("config", "show", env={"BRUSHWORK_RENDER_TIMEOUT_S": "30"}).stdout
+    row = next(line for line in table.splitlines() if " render_timeout_s " in line)
+    assert "30.0" in row and "environment" in row and "--render-timeout-s" in row
