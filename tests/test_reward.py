@@ -1,4 +1,4 @@
-"""The reward formula, presets and length ramp (SPEC §1)."""
+"""The reward formula, presets and length ramp."""
 
 import pytest
 
@@ -7,6 +7,9 @@ from brushwork.score.reward import PRESETS, LengthRamp, RewardConfig, Weights, t
 
 
 def test_presets_are_the_recipes():
+    from brushwork.score.terms import BUILTIN, Term
+
+    assert all("weight" not in vars(t) and "weight" not in vars(Term) for t in BUILTIN.values())  # written once
     assert PRESETS["judge-led"] == Weights(gate=0.05, length=0.05, judge=0.60, aesthetic=0.30)
     assert PRESETS["hps-led"] == Weights(gate=0.05, length=0.05, judge=0.30, aesthetic=0.60)
     assert PRESETS["hps-only"] == Weights(gate=0.05, length=0.05, judge=0.0, aesthetic=0.90)
@@ -28,9 +31,11 @@ def test_weights_name_the_terms():
     assert list(Weights()) == ["gate", "length", "judge", "aesthetic"] and Weights() == PRESETS["judge-led"]
     w = Weights(judge=0.0, aesthetic=0.9)       # unnamed terms keep the default preset's weight
     assert dict(w) == {"gate": 0.05, "length": 0.05, "judge": 0.0, "aesthetic": 0.9} and w.aesthetic == 0.9
-    with pytest.raises(ConfigError, match="unknown reward term.*juge.*the terms are gate, length"):
+    with pytest.raises(ConfigError, match="unknown reward term 'juge'.*the built-in terms are gate, length"):
         Weights(juge=0.5)
-    with pytest.raises(ConfigError, match="weight judge must be in"):
+    with pytest.raises(ConfigError, match="weight judge must be a number"):
+        Weights(judge="high")
+    with pytest.raises(ConfigError, match="weight judge must be a number in"):
         Weights(judge=1.5)
     with pytest.raises(AttributeError):
         w.judge = 0.1
@@ -83,3 +88,5 @@ def test_cards_read_back_both_layouts():
         card.saturation  # noqa: B018  (not a term)
     with pytest.raises(ValueError, match="unknown reward term"):
         ScoreCard(passed=True, total=0.1, terms={"judg": 0.1}, weights={}, preset=None)
+    mine = ScoreCard(passed=True, total=0.1, terms={"saturation": 0.5}, weights={"saturation": 0.1}, preset=None)
+    assert list(mine.terms) == ["gate", "length", "judge", "aesthetic", "saturation"] and mine.saturation == 0.5

@@ -19,7 +19,7 @@ from PIL import Image
 
 from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
-from brushwork.score.terms import NAMES
+from brushwork.score.terms import BUILTIN
 from brushwork.train.config import CONFIG_DIR
 from brushwork.train.rewards import BrushworkReward, term_stats
 
@@ -55,9 +55,9 @@ def test_term_stats_mean_std_min_max_skip_none():
     assert stats["brushwork/gate/min"] == 0.0 and stats["brushwork/gate/max"] == 1.0
     assert stats["brushwork/total"] == pytest.approx(0.4) and stats["brushwork/total/max"] == 0.7   # None skipped
     assert stats["brushwork/paint_fraction"] == pytest.approx(0.3)
-    for term in (*NAMES, "total"):
+    for term in (*BUILTIN, "total"):
         assert {f"brushwork/{term}/{s}" for s in ("std", "min", "max")} <= set(stats)
-    none = term_stats([_scored(None, {t: None for t in NAMES}, passed=False, fraction=None)])
+    none = term_stats([_scored(None, {t: None for t in BUILTIN}, passed=False, fraction=None)])
     assert none == {"brushwork/gate_pass_rate": 0.0, "brushwork/cheat_rate": 0.0, "brushwork/none_rate": 1.0}
     assert term_stats([]) == {}
 

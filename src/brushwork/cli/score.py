@@ -77,9 +77,10 @@ def _fmt(x: float | None) -> str:
 
 
 def score_table(files, cards, preset: str) -> Table:
-    from brushwork.score.terms import NAMES
+    from brushwork.score.terms import term_names
 
-    table = Table("file", *NAMES, "total", "notes", title=f"reward ({preset})")
+    names = term_names(*(c.terms for c in cards))
+    table = Table("file", *names, "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"copies {c.copy_of.describe()}" if c.copy_of else "") or \
@@ -87,7 +88,7 @@ def score_table(files, cards, preset: str) -> Table:
              if c.taste and c.taste["support"] < 0.99 else "") or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
-        table.add_row(str(Path(f).name), *(_fmt(v) for v in c.terms.values()), total, notes)
+        table.add_row(str(Path(f).name), *(_fmt(c.terms.get(t)) for t in names), total, notes)
     return table
 
 

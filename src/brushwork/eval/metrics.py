@@ -25,9 +25,8 @@ import numpy as np
 
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison
-from brushwork.score.terms import NAMES as REWARD_TERMS
+from brushwork.score.terms import term_names
 
-TERMS = (*REWARD_TERMS, "total")
 THUMB = 32
 
 
@@ -133,7 +132,8 @@ def violation_histogram(samples: list[Sample]) -> dict[str, int]:
 
 def term_stats(samples: list[Sample]) -> dict[str, Stat]:
     """Mean of each reward term over the samples where it is not None."""
-    return {term: Stat.of(getattr(s.card, term) for s in samples) for term in TERMS}
+    terms = (*term_names(*(s.card.terms for s in samples)), "total")
+    return {term: Stat.of(getattr(s.card, term) for s in samples) for term in terms}
 
 
 def win_rate(samples: list[Sample], tier: str | None = None) -> Stat:

@@ -22,7 +22,7 @@ from brushwork.report.gallery import Card, card_html
 from brushwork.report.html import SERIES_COLOURS
 from brushwork.report.html import table as _table
 from brushwork.report.html import thumb as _thumb
-from brushwork.score.terms import NAMES as REWARD_TERMS
+from brushwork.score.terms import term_names
 
 VERSION = 1
 NOTES = ("Win rate: each passed painting meets its prompt's evaluation references (held-out pool paintings, half "
@@ -52,7 +52,8 @@ def metric_rows(m: Metrics) -> list[tuple[str, str]]:
     rows = [("samples", str(m.samples)), ("prompts (groups)", str(m.groups)),
             ("gate pass rate", _fmt(m.pass_rate, ".1%")), ("cheat rate", _fmt(m.cheat_rate, ".1%")),
             ("None rate (infra)", _fmt(m.none_rate, ".1%"))]
-    rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in ("total", *REWARD_TERMS)]
+    terms = ("total", *(t for t in term_names(m.terms) if t != "total"))
+    rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in terms]
     rows += [("win rate vs eval", _stat(m.win_rate))]
     rows += [(f"  vs {tier}", _stat(stat)) for tier, stat in m.win_by_tier.items()]
     rows += [("diversity within prompt", _stat(m.diversity)), ("judge consistency", _stat(m.judge_consistency)),

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from brushwork.gate.verdict import Violation
 from brushwork.score.copies import Copy
 from brushwork.score.judge import Comparison, Verdict
-from brushwork.score.terms import NAMES
+from brushwork.score.terms import BUILTIN, term_names
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Cost:
 
 @dataclass(frozen=True)
 class ScoreCard:
-    """`terms` holds every reward term's value (`terms.NAMES`), None where it did not or could not
-    run; each also reads as an attribute (`card.judge`)."""
+    """`terms` holds every configured reward term's value (the built-ins and those `weights`
+    names), None where it did not or could not run; each also reads as an attribute (`card.judge`)."""
 
     passed: bool
     total: float | None
@@ -60,10 +60,10 @@ class ScoreCard:
     taste: dict | None = None
 
     def __post_init__(self):
-        unknown = set(self.terms) - set(NAMES)
+        unknown = set(self.terms) - set(BUILTIN) - set(self.weights)
         if unknown:
             raise ValueError(f"unknown reward term(s) {', '.join(sorted(unknown))}")
-        object.__setattr__(self, "terms", {t: self.terms.get(t) for t in NAMES})
+        object.__setattr__(self, "terms", {t: self.terms.get(t) for t in term_names(self.weights, self.terms)})
 
     def __getattr__(self, name: str):
         terms = self.__dict__.get("terms")
@@ -89,20 +89,21 @@ class ScoreCard:
         comparisons = tuple(Comparison(c["reference"], c["tier"], Verdict(**_known(Verdict, c["candidate_first"])),
                                        Verdict(**_known(Verdict, c["reference_first"])))
                             for c in data.get("comparisons") or ())
-        terms = data.get("terms") or {t: data.get(t) for t in NAMES}
+        terms = data.get("terms") or {t: data.get(t) for t in BUILTIN}
         timings = data.get("timings") or {}
         kept = ("render_s", "overhead_s", "total_s", "cached")
         timings = ScoreTimings(**{k: v for k, v in timings.items() if k in kept},
-                               terms=timings.get("terms") or {t: timings[f"{t}_s"] for t in NAMES
+                               terms=timings.get("terms") or {t: timings[f"{t}_s"] for t in BUILTIN
                                                               if timings.get(f"{t}_s")})
         cost = data.get("cost") or {}
         cost = Cost(**{k: v for k, v in cost.items() if k in ("calls", "cached", "tokens") and isinstance(v, dict)})
-        fields = _known(cls, data)
-        fields.update(terms={t: v for t, v in terms.items() if t in NAMES}, comparisons=comparisons,
+        fields, weights = _known(cls, data), dict(data.get("weights") or {})
+        fields.update(terms={t: v for t, v in terms.items() if t in BUILTIN or t in weights},
+                      comparisons=comparisons,
                       violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
                       references=tuple(tuple(r) for r in data.get("references") or ()), timings=timings, cost=cost,
                       copy_of=Copy.from_dict(data["copy_of"]) if data.get("copy_of") else None,
-                      weights=dict(data.get("weights") or {}), brush_methods=dict(data.get("brush_methods") or {}))
+                      weights=weights, brush_methods=dict(data.get("brush_methods") or {}))
         return cls(**fields)
 
     def same_as(self, other: ScoreCard) -> bool:

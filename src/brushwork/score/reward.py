@@ -1,8 +1,8 @@
-"""The reward formula (SPEC §1) and its presets.
+"""The reward formula and its presets (the one place the default weights are written).
 
     gate failure -> 0
-    otherwise    -> w_gate + w_length * L + w_judge * J + w_aes * A   (the sum over `terms.TERMS`;
-                                                                      the gate term is 1 on a pass)
+    otherwise    -> w_gate + w_length * L + w_judge * J + w_aes * A + ...   (the sum over the
+                                                      configured terms; the gate term is 1 on a pass)
 
 A term whose weight is 0 is not computed (None). A term that should have run but could not
 (judge or scorer unreachable after retries, a render timeout or crash that a fresh browser did
@@ -19,27 +19,48 @@ from pathlib import Path
 import yaml
 
 from brushwork.errors import ConfigError
-from brushwork.score.terms import NAMES, TERMS
+from brushwork.score.terms import BUILTIN, Term, resolve_term
+
+# Each preset's weight per built-in term. A term of the user's own weighs 0 in every preset.
+PRESET_WEIGHTS: dict[str, dict[str, float]] = {
+    "judge-led": {"gate": 0.05, "length": 0.05, "judge": 0.60, "aesthetic": 0.30},
+    "hps-led": {"gate": 0.05, "length": 0.05, "judge": 0.30, "aesthetic": 0.60},
+    "hps-only": {"gate": 0.05, "length": 0.05, "judge": 0.0, "aesthetic": 0.90},
+}
+DEFAULT_PRESET = "judge-led"
 
 
 class Weights(Mapping[str, float]):
-    """One weight per reward term (`terms.TERMS`), each in [0, 1], summing to at most 1. A term
-    not named takes its weight in the default preset (0 for a term no preset uses); reads as a
-    mapping (`dict(weights)`) or by attribute (`weights.judge`)."""
+    """The configured reward terms, one weight each in [0, 1], summing to at most 1. Keys name
+    a term: a built-in by its short name (`terms.BUILTIN`), one of the user's own by import path
+    ("package.module:Class", read by `terms.resolve_term`). Every built-in is configured; one not
+    named takes its weight in the default preset. Reads as a mapping by the terms' names
+    (`dict(weights)`), or by attribute (`weights.judge`); `terms` maps each name to its class."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_values", "_specs", "_terms")
 
     def __init__(self, **weights: float):
-        unknown = sorted(set(weights) - set(NAMES))
-        if unknown:
-            raise ConfigError(f"unknown reward term(s) {', '.join(unknown)}; the terms are {', '.join(NAMES)}")
-        values = {t.name: float(weights.get(t.name, t.weight)) for t in TERMS}
+        terms: dict[str, type[Term]] = dict(BUILTIN)
+        specs = {name: name for name in BUILTIN}
+        values = dict(PRESET_WEIGHTS[DEFAULT_PRESET])
+        for spec, weight in weights.items():
+            cls = resolve_term(spec)
+            if cls.name in values and specs[cls.name] != spec:
+                raise ConfigError(f"reward term {cls.name!r} is named twice ({specs[cls.name]} and {spec})")
+            terms[cls.name], specs[cls.name], values[cls.name] = cls, spec, weight
         for name, value in values.items():
-            if not 0 <= value <= 1:
-                raise ConfigError(f"weight {name} must be in [0, 1], got {value}")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+                raise ConfigError(f"weight {specs[name]} must be a number in [0, 1], got {value!r}")
+        values = {name: float(value) for name, value in values.items()}
         if sum(values.values()) > 1 + 1e-9:
             raise ConfigError(f"weights sum to {sum(values.values()):.3f}; keep them at most 1")
-        object.__setattr__(self, "_values", values)
+        for slot, value in (("_values", values), ("_specs", specs), ("_terms", terms)):
+            object.__setattr__(self, slot, value)
+
+    @property
+    def terms(self) -> dict[str, type[Term]]:
+        """Term name -> its class, built-ins first."""
+        return dict(self._terms)
 
     def __getitem__(self, name: str) -> float:
         return self._values[name]
@@ -71,19 +92,15 @@ class Weights(Mapping[str, float]):
         return f"Weights({', '.join(f'{k}={v:g}' for k, v in self._values.items())})"
 
     def __reduce__(self):
-        return _weights, (dict(self._values),)
+        # by the names the terms were configured with: a user's term unpickles by import path
+        return _weights, ({self._specs[name]: value for name, value in self._values.items()},)
 
 
 def _weights(values: dict) -> Weights:
     return Weights(**values)
 
 
-PRESETS: dict[str, Weights] = {
-    "judge-led": Weights(gate=0.05, length=0.05, judge=0.60, aesthetic=0.30),
-    "hps-led": Weights(gate=0.05, length=0.05, judge=0.30, aesthetic=0.60),
-    "hps-only": Weights(gate=0.05, length=0.05, judge=0.0, aesthetic=0.90),
-}
-DEFAULT_PRESET = "judge-led"
+PRESETS: dict[str, Weights] = {name: Weights(**weights) for name, weights in PRESET_WEIGHTS.items()}
 
 
 @dataclass(frozen=True)
@@ -128,15 +145,18 @@ class RewardConfig:
 
     @classmethod
     def from_yaml(cls, path: Path | str) -> RewardConfig:
-        """YAML with either `preset: judge-led` or `weights: {term: weight, ...}` (`terms.NAMES`),
-        and optionally `length: {low, full, high}`."""
+        """YAML with either `preset: judge-led` or `weights: {term: weight, ...}` (a built-in
+        term by name, one of your own as `package.module:Class`), and optionally
+        `length: {low, full, high}`."""
         try:
             data = yaml.safe_load(Path(path).read_text()) or {}
         except (OSError, yaml.YAMLError) as e:
             raise ConfigError(f"cannot read reward config {path}: {e}") from e
         length = LengthRamp(**data.get("length", {}))
         if "weights" in data:
-            return cls(Weights(**data["weights"]), length, None)
+            if not isinstance(data["weights"], dict):
+                raise ConfigError(f"reward config {path}: weights must be a mapping {{term: weight, ...}}")
+            return cls(Weights(**{str(k): v for k, v in data["weights"].items()}), length, None)
         return cls.from_preset(data.get("preset", DEFAULT_PRESET), length)
 
 

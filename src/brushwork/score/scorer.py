@@ -1,7 +1,7 @@
 """The scorer: reply -> gate -> render -> the reward's terms -> `ScoreCard`.
 
-A reply that fails the gate costs no judge or aesthetic call. The terms (`terms.TERMS`) with
-a weight run concurrently; the judge draws its references from the pool's training split only,
+A reply that fails the gate costs no judge or aesthetic call. The configured terms (`Weights.terms`)
+with a weight run concurrently; the judge draws its references from the pool's training split only,
 by a configurable tier mix, seeded by the group seed so every rollout of one GRPO group faces
 the same references.
 """
@@ -21,7 +21,7 @@ from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.copies import CopyDetector
 from brushwork.score.options import ScoringOptions
 from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
-from brushwork.score.terms import DEFAULT_MIX, NAMES, TERMS, Canvas, Setup, Term, Value
+from brushwork.score.terms import DEFAULT_MIX, Canvas, Setup, Term, Value
 
 
 @dataclass
@@ -36,7 +36,7 @@ class ScorerConfig:
 class Scorer:
     def __init__(self, renderer: Renderer, pool: Pool | None, config: ScorerConfig | None = None,
                  options: ScoringOptions | None = None, backends: dict | None = None):
-        """Builds every term the reward weighs (`terms.TERMS`) from `options` (default:
+        """Builds every term the reward weighs (`Weights.terms`) from `options` (default:
         `ScoringOptions()`); `backends` gives some ready-made, by term name (tests, benchmarks:
         `{"judge": PairwiseJudge(...), "aesthetic": TasteAesthetic(...)}`)."""
         self.renderer = renderer
@@ -45,7 +45,8 @@ class Scorer:
         weights = self.config.reward.weights
         setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
                       dict(backends or {}))
-        self.terms: dict[str, Term] = {t.name: t(setup) for t in TERMS if t.always or weights[t.name] > 0}
+        self.terms: dict[str, Term] = {name: t(setup) for name, t in weights.terms.items()
+                                      if t.always or weights[name] > 0}
         self._taste = _taste_model(self.terms.values())
         image, source = setup.options.copy_image_similarity, setup.options.copy_source_similarity
         on = pool is not None and (image > 0 or source > 0)
@@ -140,7 +141,7 @@ class Scorer:
 
     async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:
         """Every term the weights need (and the free ones), concurrently: name -> (value, seconds)."""
-        wanted = [name for name in NAMES if weights[name] > 0 or (name in self.terms and self.terms[name].always)]
+        wanted = [name for name in weights if weights[name] > 0 or (name in self.terms and self.terms[name].always)]
         missing = [name for name in wanted if name not in self.terms]
         if missing:
             raise ConfigError(f"these weights need the {', '.join(missing)} term(s), which this scorer did not build "

@@ -1,15 +1,16 @@
-"""The reward's terms, declared once (SPEC §1).
+"""The reward's terms: the `Term` contract, the built-in terms, and how a term is named.
 
-`TERMS` is the table the rest of brushwork iterates over: `Weights` holds one weight per term,
-`ScoreCard.terms` one value per term, the scorer computes every weighted term of a painting
-that passed the gate (concurrently), and logging, environment observations and reports list
-them in this order.
+A term is a `Term` subclass: its name, the help its weight shows, how it builds what it needs
+from the scoring options (`Setup`), and how it values a painting (`Canvas` -> `Value`). The
+built-in terms (`BUILTIN`) go by their short names; **a term of your own lives in your own
+module** and a reward YAML names it by import path, like a render backend:
 
-A term is a `Term` subclass: its name, the help its weight shows, its weight in the default
-preset, how it builds what it needs from the scoring options (`Setup`), and how it values a
-painting (`Canvas` -> `Value`). **To add a term, write its class here, append it to `TERMS` and
-test it**: nothing else changes. Its weight is 0 in every preset (so it is not computed) until
-a reward YAML gives it one (`weights: {my_term: 0.1, ...}`) or a preset here does.
+    weights: {gate: 0.05, length: 0.05, judge: 0.5, aesthetic: 0.3, my_terms:SaturationTerm: 0.1}
+
+`resolve_term` turns such a name into its class. The reward's `Weights` are the configured terms:
+the scorer computes each weighted one, `ScoreCard.terms` holds one value per configured term (the
+class's `name`), and logs and reports list them built-ins first (`term_names`). The default
+weights live in one place, the presets (`score.reward.PRESETS`).
 
 A term that should have a value but cannot (an unreachable judge or scorer) returns
 `Value(None, error=...)`: the ScoreCard's total is then None (no honest score), never 0.
@@ -17,6 +18,7 @@ A term that should have a value but cannot (an unreachable judge or scorer) retu
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
@@ -88,7 +90,6 @@ class Term:
 
     name: ClassVar[str]
     help: ClassVar[str]
-    weight: ClassVar[float] = 0.0    # its weight in the default preset (judge-led)
     always: ClassVar[bool] = False   # computed even at weight 0 (it costs nothing)
 
     def __init__(self, setup: Setup):
@@ -110,7 +111,6 @@ class Term:
 class GateTerm(Term):
     name = "gate"
     help = "paid to every sketch that passes the gate"
-    weight = 0.05
     always = True
 
     async def __call__(self, canvas: Canvas) -> Value:
@@ -120,7 +120,6 @@ class GateTerm(Term):
 class LengthTerm(Term):
     name = "length"
     help = "weight of the length ramp (a small nudge)"
-    weight = 0.05
 
     def __init__(self, setup: Setup):
         self.ramp = setup.reward.length
@@ -132,7 +131,6 @@ class LengthTerm(Term):
 class JudgeTerm(Term):
     name = "judge"
     help = "weight of the pairwise judge's win rate"
-    weight = 0.60
 
     def __init__(self, setup: Setup):
         from brushwork.score.build import build_judge
@@ -168,7 +166,6 @@ class JudgeTerm(Term):
 class AestheticTerm(Term):
     name = "aesthetic"
     help = "weight of the aesthetic score"
-    weight = 0.30
 
     def __init__(self, setup: Setup):
         from brushwork.score.build import build_aesthetic
@@ -192,8 +189,38 @@ class AestheticTerm(Term):
             return Value(None, str(e), remote=remote, calls=1)
 
 
-TERMS: tuple[type[Term], ...] = (GateTerm, LengthTerm, JudgeTerm, AestheticTerm)
-NAMES: tuple[str, ...] = tuple(t.name for t in TERMS)
+BUILTIN: dict[str, type[Term]] = {t.name: t for t in (GateTerm, LengthTerm, JudgeTerm, AestheticTerm)}
+
+
+def resolve_term(spec: str) -> type[Term]:
+    """The term class `spec` names: a built-in by its short name, or "package.module:Class" (a
+    `Term` subclass of the user's own, imported now); a ConfigError says what to write."""
+    if spec in BUILTIN:
+        return BUILTIN[spec]
+    module, _, attr = spec.partition(":")
+    if not (module and attr):
+        raise ConfigError(f"unknown reward term {spec!r}: the built-in terms are {', '.join(BUILTIN)}; "
+                          "name a term of your own as package.module:Class")
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"reward term {spec!r}: cannot import {module}:{attr} ({e})") from e
+    if not (isinstance(cls, type) and issubclass(cls, Term)) or not isinstance(getattr(cls, "name", None), str):
+        raise ConfigError(f"reward term {spec!r} is not a Term subclass with a name "
+                          "(subclass brushwork.score.terms.Term and set name = \"...\")")
+    if cls.name in BUILTIN:
+        raise ConfigError(f"reward term {spec!r} is named {cls.name!r}, like a built-in term; "
+                          "give it a name of its own")
+    return cls
+
+
+def term_names(*term_dicts) -> tuple[str, ...]:
+    """The term names in these mappings (cards' terms, weights), built-ins first, then the
+    others in the order first seen: the order logs and reports list terms in."""
+    seen = dict.fromkeys(BUILTIN)
+    for terms in term_dicts:
+        seen.update(dict.fromkeys(terms))
+    return tuple(seen)
 
 
 def _prefetch(backend, png: bytes) -> None:

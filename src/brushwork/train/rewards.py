@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
-from brushwork.score.terms import NAMES
+from brushwork.score.terms import term_names
 
 _SHARED: dict[str, Pipeline] = {}
 _SHARED_LOCK = threading.Lock()
@@ -91,7 +91,7 @@ def _stats(values: list[float]) -> tuple[float, float, float, float]:
 
 def term_stats(scored: list[ScoreCard]) -> dict[str, float]:
     """What one reward call logs: gate pass / cheat / None rates over every completion; for each
-    term of `NAMES` and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
+    configured term (`term_names`) and the total, the mean (`brushwork/<term>`, the key `brushwork eval`'s
     curves read) and `brushwork/<term>/std|min|max` over the completions where it is not None
     (std: population; a term with no value is not logged); the mean paint fraction."""
     if not scored:
@@ -100,7 +100,7 @@ def term_stats(scored: list[ScoreCard]) -> dict[str, float]:
     out = {"brushwork/gate_pass_rate": sum(s.passed for s in scored) / n,
            "brushwork/cheat_rate": sum(s.cheated for s in scored) / n,
            "brushwork/none_rate": sum(s.total is None for s in scored) / n}
-    for term in (*NAMES, "total"):
+    for term in (*term_names(*(s.terms for s in scored)), "total"):
         values = [float(v) for v in (s.total if term == "total" else s.terms.get(term) for s in scored)
                   if v is not None]
         if values:
