@@ -109,6 +109,21 @@ def test_wire_models_reject_unknown_fields():
         PaintObservation(score_hint=1)
 
 
+def test_the_final_observation_carries_the_card_as_plain_json():
+    import json
+
+    from brushwork.env.models import PaintObservation
+    from brushwork.score.card import ScoreCard
+
+    card = ScoreCard(passed=True, total=0.5, terms={"gate": 1.0, "judge": 0.4}, weights={"gate": 0.1},
+                     preset="judge-led", seed=4, group_seed=9)
+    wire = json.loads(PaintObservation(score=card.to_dict(), done=True, reward=0.5).model_dump_json())
+    assert "card" not in wire and wire["score"]["total"] == 0.5     # the client reads plain JSON
+    back = PaintObservation(**wire)
+    assert back.card.same_as(card) and back.card.group_seed == 9
+    assert PaintObservation().card is None                          # no score before the end
+
+
 def test_openenv_manifest_is_valid():
     from pathlib import Path
 
