@@ -232,6 +232,63 @@ def test_killed_client_session_is_released(server, tmp_path):
         assert env.step(PaintAction(response=HONEST)).reward is not None
 
 
+# -- errors at the edges: a wrong action or call order is a one-line answer naming the fix ----------
+BAD_ACTIONS = [      # (action, what the answer must say)
+    ({"code": "let x = 1"}, ['needs "response"', 'unknown field "code"']),
+    ({"response": 7}, ['"response" must be a string, got int']),
+    ({"response": "hi", "done": "perhaps"}, ['"done" must be a boolean, got str']),
+]
+SHAPE = 'an action is {"response": string'
+
+
+@pytest.mark.parametrize("action,says", BAD_ACTIONS)
+def test_a_wrong_action_names_the_field_on_every_surface(server, action, says):
+    from openenv.core.generic_client import GenericEnvClient
+
+    from brushwork.errors import ActionError
+
+    with GenericEnvClient(base_url=server.url, message_timeout_s=60).sync() as env:    # over the WebSocket
+        env.reset(seed=51)
+        with pytest.raises(RuntimeError) as ws_error:
+            env.step(action)
+        assert env.step({"response": HONEST}).reward is not None       # the session is still usable
+    answer = httpx.post(f"{server.url}/step", json={"action": action}, timeout=30)   # over HTTP
+    with BrushworkEnv(server.url).sync() as env, pytest.raises(ActionError) as client_error:   # ours, locally
+        env.reset(seed=52)
+        env.step(action)
+    assert answer.status_code == 422
+    for message in (str(ws_error.value), answer.json()["detail"], str(client_error.value)):
+        assert all(s in message for s in says) and SHAPE in message, message
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_http_step_and_state_without_a_reset_are_4xx_with_the_fix(server):
+    step = httpx.post(f"{server.url}/step", json={"action": {"response": HONEST}}, timeout=30)
+    state = httpx.get(f"{server.url}/state", timeout=30)
+    assert step.status_code == 409 and "call reset() before step()" in step.json()["detail"]
+    assert "metadata['reset']" in step.json()["detail"]
+    assert state.status_code == 409 and "call reset() before state()" in state.json()["detail"]
+    with BrushworkEnv(server.url).sync() as env, pytest.raises(EnvServerError, match="call reset"):
+        env.state()                                    # the WebSocket session says the same
+    unknown = httpx.post(f"{server.url}/reset", json={"seed": 1, "revison": 2}, timeout=30)
+    too_many = httpx.post(f"{server.url}/reset", json={"seed": 1, "revisions": 99}, timeout=30)
+    assert unknown.status_code == 422 and "unknown reset argument(s): revison" in unknown.json()["detail"]
+    assert too_many.status_code == 422 and "revisions must be" in too_many.json()["detail"]
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_the_legal_twins_still_work(server):
+    """The same calls, shaped right: a step with every field, and the state of a running episode."""
+    body = {"action": {"response": HONEST, "done": True, "metadata": {"reset": {"seed": 53}}}}
+    answer = httpx.post(f"{server.url}/step", json=body, timeout=120)
+    assert answer.status_code == 200 and answer.json()["reward"] is not None
+    with BrushworkEnv(server.url).sync() as env:
+        env.reset(seed=54)
+        assert env.state().episode_id and not env.state().done
+        result = env.step({"response": HONEST})       # a plain dict is checked, then sent
+        assert result.done and result.reward is not None and env.state().done
+
+
 # -- the fragile server: deadlines, reclaiming, capacity, restarts --------------------------------
 def test_endless_loop_scores_zero_and_the_server_recovers(fragile):
     with BrushworkEnv(fragile.url).sync() as env:

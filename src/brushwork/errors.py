@@ -43,9 +43,10 @@ class EpisodeError(BrushworkError):
 
 
 class ActionError(BrushworkError):
-    """An action sent to the environment has the wrong shape (a missing, unknown or mistyped
-    field); the message names the field and the shape the environment expects. Not a
-    `ValueError`, so pydantic passes the message through instead of a generic validation error."""
+    """A call to the environment has the wrong shape: an action with a missing, unknown or
+    mistyped field, or an unknown reset argument; the message names it and the shape the
+    environment expects. Not a `ValueError`, so pydantic passes the message through instead of
+    a generic validation error."""
 
 
 class SessionClosed(EpisodeError):

@@ -63,7 +63,9 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
         self._journal_ws = self._ws
         return result
 
-    async def _step_async(self, action: PaintAction, **kwargs: Any) -> StepResult[PaintObservation]:
+    async def _step_async(self, action: PaintAction | dict, **kwargs: Any) -> StepResult[PaintObservation]:
+        if not isinstance(action, PaintAction):
+            action = PaintAction.model_validate(action)     # a wrong shape fails here, naming the field
         result = await self._call(lambda: EnvClient._step_async(self, action), replay=True)
         if self._journal is not None:
             self._journal.actions.append(action)
@@ -135,6 +137,9 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
             message_text = data.get("message", "unknown error")
             if data.get("code") == "CAPACITY_REACHED":
                 message_text += " (raise the server's --max-sessions, or close idle clients)"
+            if data.get("errors"):      # a message the server could not read: say which part
+                message_text += ": " + "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}"
+                                                 for e in data["errors"])
             raise EnvServerError(message_text, str(data.get("code", "UNKNOWN")))
         return response
 

@@ -9,11 +9,13 @@ its score or the references.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from brushwork.env.upstream import Action, Observation, State
+from brushwork.errors import ActionError
 from brushwork.score.card import ScoreCard
 
 # Part of the error a reclaimed session answers with; the client reconnects when it sees it.
@@ -25,6 +27,49 @@ class PaintAction(Action):
                                            "(fenced ```js or bare) that paints with p5.brush")
     done: bool = Field(default=False, description="multi-turn: this is the final painting (with an empty "
                                                   "response: keep the previous painting) and the episode ends")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check_shape(cls, data: Any) -> Any:
+        """A wrong action is one error naming each missing, unknown or mistyped field and the
+        expected shape (pydantic's own would say only "Invalid message" over the WebSocket)."""
+        return check_action_shape(cls, data)
+
+
+def check_action_shape(cls: type[Action], data: Any) -> Any:
+    """`data` unchanged if it fits `cls`'s fields, else `ActionError` saying what to fix."""
+    if isinstance(data, cls):
+        return data
+    fields = cls.model_fields
+    shape = "{" + ", ".join(f'"{name}": {_type_name(f.annotation)}' + ("" if f.is_required() else " (optional)")
+                            for name, f in sorted(fields.items(), key=lambda kv: not kv[1].is_required())) + "}"
+    if not isinstance(data, dict):
+        raise ActionError(f"an action is an object {shape}, got {type(data).__name__}")
+    problems = []
+    for name, f in fields.items():
+        if name not in data:
+            if f.is_required():
+                problems.append(f'the action needs "{name}" (a {_type_name(f.annotation)}: {f.description})')
+            continue
+        try:
+            _adapter(f.annotation).validate_python(data[name])
+        except ValidationError:
+            problems.append(f'"{name}" must be a {_type_name(f.annotation)}, got {type(data[name]).__name__}')
+    unknown = [str(k) for k in data if k not in fields]
+    if unknown:
+        problems.append(f"unknown field{'s' if len(unknown) > 1 else ''} " + ", ".join(f'"{k}"' for k in unknown))
+    if problems:
+        raise ActionError("; ".join(problems) + f"; an action is {shape}")
+    return data
+
+
+@functools.cache
+def _adapter(annotation: Any) -> TypeAdapter:
+    return TypeAdapter(annotation)
+
+
+def _type_name(annotation: Any) -> str:
+    return {str: "string", bool: "boolean"}.get(annotation, "object")
 
 
 class PaintObservation(Observation):

@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import functools
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from brushwork.env.models import PaintAction, PaintObservation, PaintState
 from brushwork.env.server.brushwork_environment import BrushworkEnvironment
 from brushwork.env.server.context import ServerContext
 from brushwork.env.settings import ServerSettings
 from brushwork.env.upstream import ConcurrencyConfig, create_app
+from brushwork.errors import ActionError, ConfigError, EpisodeError
+
+# What an HTTP caller did wrong, as a status: a malformed action or reset argument, or a value
+# out of range such as revisions=99 (422); an episode used out of order (409: /step without a
+# reset, /state with no episode). A one-line answer, no traceback in the server's log.
+CLIENT_ERRORS = {ActionError: 422, ConfigError: 422, EpisodeError: 409}
 
 
 def build_app(context: ServerContext) -> FastAPI:
@@ -36,8 +43,14 @@ def build_app(context: ServerContext) -> FastAPI:
     async def health() -> dict:
         return context.health()
 
+    for error, status in CLIENT_ERRORS.items():
+        app.add_exception_handler(error, functools.partial(_client_error, status))
     app.state.brushwork = context
     return app
+
+
+async def _client_error(status: int, request: Request, error: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, status_code=status)
 
 
 def serve(settings: ServerSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:

@@ -17,7 +17,7 @@ from brushwork.env.episode import Episode, Turn
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
 from brushwork.env.server.context import ServerContext
 from brushwork.env.upstream import Environment, EnvironmentMetadata
-from brushwork.errors import EpisodeError, SessionClosed
+from brushwork.errors import ActionError, EpisodeError, SessionClosed
 
 
 class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState]):
@@ -39,7 +39,7 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
         `revisions` > 0 makes it multi-turn; `reward_mode` is "final" or "best"."""
         self._check_open()
         if kwargs:
-            raise EpisodeError(f"unknown reset argument(s): {', '.join(sorted(kwargs))}; known: seed, episode_id, "
+            raise ActionError(f"unknown reset argument(s): {', '.join(sorted(kwargs))}; known: seed, episode_id, "
                                "subject, domain, references, revisions, return_image, preset, reward_mode")
         self.episode = self.context.runner.start(seed, episode_id, subject, domain, references, revisions,
                                                  preset, reward_mode)
@@ -70,7 +70,9 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
     def state(self) -> PaintState:
         ep = self.episode
         if ep is None:
-            return PaintState()
+            raise EpisodeError("no episode: call reset() before state() (each stateless HTTP request gets a fresh "
+                               "environment, so GET /state never has one: read an episode's state over the "
+                               "WebSocket session, BrushworkEnv(url).state())")
         return PaintState(episode_id=ep.episode_id, step_count=len(ep.attempts), subject=ep.task.subject,
                           domain=ep.task.domain, seed=ep.task.seed, group_seed=ep.group_seed,
                           revisions=ep.config.revisions, reward_mode=ep.config.reward_mode,
