@@ -101,9 +101,10 @@ def test_wire_models_reject_unknown_fields():
     from pydantic import ValidationError
 
     from brushwork.env.models import PaintAction, PaintObservation
+    from brushwork.errors import ActionError
 
     assert PaintAction(response="x").done is False
-    with pytest.raises(ValidationError):
+    with pytest.raises(ActionError, match='unknown field "reward"; an action is {"response": string'):
         PaintAction(response="x", reward=1.0)
     with pytest.raises(ValidationError):
         PaintObservation(score_hint=1)
