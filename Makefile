@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.brushwork-installed
 LIBS   := src/brushwork/render/lib/p5.brush.js
 PATCHED := src/brushwork/render/lib/p5.brush.deterministic.js
 
-.PHONY: setup system demo test bench clean
+.PHONY: setup system demo test test-fast bench clean
 
 setup: system node_modules/.package-lock.json $(LIBS) $(PATCHED) $(STAMP)
 
@@ -49,6 +49,12 @@ demo: setup
 test: setup
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest
+
+# The fast tier: every test that needs neither Chromium, Ray nor torch (markers: tests/conftest.py).
+FAST := not chromium and not ray and not torch
+test-fast: setup
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/pytest -m "$(FAST)"
 
 bench: setup
 	$(VENV)/bin/python benchmarks/render.py

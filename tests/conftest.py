@@ -3,6 +3,7 @@ private cache folder for everything brushwork caches, and the example pool."""
 
 from __future__ import annotations
 
+import inspect
 import os
 
 import pytest
@@ -37,3 +38,86 @@ def example_pool(renderer):
     from brushwork.pool import example_pool_dir, load_pool
 
     return load_pool(example_pool_dir(), renderer=renderer)
+
+
+# -- what a test needs ------------------------------------------------------------------------------
+# `make test-fast` deselects the tests marked chromium, ray or torch. A test is marked by what it
+# reaches: the fixtures it uses (the whole fixture closure) and the code of the test, its fixtures
+# and the test module's own helpers they call (names read off the code objects, followed through
+# the module's functions). A test that needs one where none of that shows it (a CLI command, a
+# subprocess) is named in `UNSEEN_NEEDS`, or marked in its own file (`@pytest.mark.chromium`).
+CHROMIUM_FIXTURES = frozenset({"renderer", "example_pool"})
+CHROMIUM_NAMES = frozenset({"Renderer", "SyncRenderer", "Pipeline", "shared_pipeline", "ChromiumBackend",
+                            "BrowserPool", "load_pool", "render_pool"})
+# brushwork.train is the training stack: what it imports needs torch, trl and transformers.
+NEEDS_MODULES = {"torch": ("torch", "trl", "transformers", "peft", "accelerate", "brushwork.train"), "ray": ("ray",)}
+
+# What the code does not show: tests that need these in a subprocess or through a CLI command
+# (test module, test function) -> marks.
+UNSEEN_NEEDS = {
+    ("test_errors.py", "test_every_exception_class_lives_in_errors"): {"torch"},    # imports every module
+    ("test_eval.py", "test_errors_say_what_to_do"): {"chromium"},                     # the CLI looks for Chromium
+    ("test_render_ray.py", "test_no_cluster_is_a_clear_error"): {"ray"},              # Ray in a subprocess
+    ("test_taste.py", "test_taste_fit_prints_the_ablation"): {"chromium"},            # `taste fit` renders the pool
+    ("test_train.py", "test_train_command_line_errors_and_help"): {"torch"},          # `brushwork train`
+}
+
+
+def _code_names(code, seen: set) -> set[str]:
+    """Every name and attribute a code object (and the code nested in it) reads."""
+    if code in seen:
+        return set()
+    seen.add(code)
+    names = set(code.co_names) | set(code.co_varnames)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const, seen)
+    return names
+
+
+def _reach(functions, module_globals: dict) -> set[str]:
+    """Names the functions read, following calls into other functions of the test module."""
+    names: set[str] = set()
+    todo, seen_code, seen_fn = list(functions), set(), set()
+    while todo:
+        fn = inspect.unwrap(todo.pop())
+        code = getattr(fn, "__code__", None)
+        if code is None or fn in seen_fn:
+            continue
+        seen_fn.add(fn)
+        found = _code_names(code, seen_code)
+        names |= found
+        globals_ = getattr(fn, "__globals__", module_globals)
+        todo += [globals_[n] for n in found if inspect.isfunction(globals_.get(n))
+                 and globals_[n].__module__ == fn.__module__]
+    return names
+
+
+def _modules(names: set[str], module_globals: dict) -> set[str]:
+    """The modules (and their parent packages) that the names a test reaches were imported from,
+    with the modules its code imports itself (`import x.y` inside a function)."""
+    found = set(names)
+    for name in names:
+        v = module_globals.get(name)
+        if inspect.ismodule(v):
+            found.add(v.__name__)
+        elif inspect.isclass(v) or inspect.isfunction(v):
+            found.add(v.__module__ or "")
+    return {".".join(n.split(".")[:i + 1]) for n in found for i in range(n.count(".") + 1)}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        defs = [d for fixturedefs in item._fixtureinfo.name2fixturedefs.values() for d in fixturedefs]
+        names = _reach([item.function, *(d.func for d in defs)], vars(item.module))
+        needs = set(UNSEEN_NEEDS.get((item.path.name, item.originalname), ()))
+        if CHROMIUM_FIXTURES & set(item.fixturenames) or CHROMIUM_NAMES & names:
+            needs.add("chromium")
+        modules = _modules(names, vars(item.module))
+        for mark, packages in NEEDS_MODULES.items():
+            if set(packages) & modules:
+                needs.add(mark)
+        for mark in sorted(needs - {m.name for m in item.iter_markers()}):
+            item.add_marker(mark)
