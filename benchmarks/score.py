@@ -46,10 +46,9 @@ class CountingAesthetic:
 
 async def run(console: Console) -> dict:
     from brushwork.demo import example_files
-    from brushwork.gate import GateConfig
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.render import RenderConfig, Renderer, SyncRenderer
-    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score import Scorer
     from brushwork.score.backends import TasteAesthetic, TasteJudge
     from brushwork.score.judge import PairwiseJudge
     from brushwork.score.options import ScoringOptions
@@ -84,7 +83,7 @@ async def run(console: Console) -> dict:
     # them anyway keeps the judge's work in the measure; the copy check still runs.
     judge_copies = ScoringOptions(judge_copies=True)
     async with Renderer(RenderConfig()) as renderer:
-        scorer = Scorer(renderer, pool, ScorerConfig(), options=judge_copies,
+        scorer = Scorer(renderer, pool, judge_copies,
                         backends={"judge": judge, "aesthetic": aesthetic})
         with console.status(f"warming renders of {len(replies)} replies"):
             await asyncio.gather(*(scorer.score(r, seed=0, group_seed=1) for r in replies))
@@ -100,12 +99,12 @@ async def run(console: Console) -> dict:
         calls_on_rejected = (len(asked) - before_j) + (aesthetic.calls - before_a)
         # The run-time gate reads every painting for text (OCR); the same replies without it say
         # what the rest of the scorer costs.
-        no_ocr = Scorer(renderer, pool, ScorerConfig(gate=GateConfig(ocr=False)), options=judge_copies,
+        no_ocr = Scorer(renderer, pool, judge_copies.with_(ocr=False),
                         backends={"judge": judge, "aesthetic": aesthetic})
         without_ocr = [await no_ocr.score(reply, seed=0, group_seed=1) for reply in replies]
         with_embedding = []
         if embedded is not None:
-            scorer_e = Scorer(renderer, pool, ScorerConfig(), options=judge_copies,
+            scorer_e = Scorer(renderer, pool, judge_copies,
                               backends={"judge": PairwiseJudge(TasteJudge(embedded)),
                                         "aesthetic": TasteAesthetic(embedded)})
             with_embedding = [await scorer_e.score(reply, seed=0, group_seed=1) for reply in replies]

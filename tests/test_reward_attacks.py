@@ -17,7 +17,7 @@ import reward_attack_cases as attacks
 
 from brushwork.paths import example_files
 from brushwork.render import RenderConfig, Renderer
-from brushwork.score import Scorer, ScorerConfig
+from brushwork.score import Scorer
 from brushwork.score.backends import TasteAesthetic, TasteJudge
 from brushwork.score.judge import PairwiseJudge
 from brushwork.score.options import ScoringOptions
@@ -29,7 +29,7 @@ HELD_OUT = range(100, 104)
 
 
 def _scorer(renderer, pool, model, options=None) -> Scorer:
-    return Scorer(renderer, pool, ScorerConfig(), options=options,
+    return Scorer(renderer, pool, options,
                   backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
 
 

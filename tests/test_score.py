@@ -10,10 +10,11 @@ from servers import FakeVLMJudge, openai_judge_app, serve
 
 from brushwork.errors import ConfigError
 from brushwork.render import RenderConfig, Renderer
-from brushwork.score import RewardConfig, Scorer, ScorerConfig, draw_references
+from brushwork.score import RewardConfig, Scorer, draw_references
 from brushwork.score.backends import OpenAIJudge, Retry, TasteAesthetic, TasteJudge
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import PairwiseJudge
+from brushwork.score.options import ScoringOptions
 from brushwork.score.taste.model import TasteModel, fit
 
 pytestmark = pytest.mark.chromium
@@ -91,7 +92,7 @@ def test_reference_draw_is_reproducible_and_train_only(example_pool):
 
 def _scorer(renderer, pool, taste, judge=None, preset="judge-led"):
     judge = judge or PairwiseJudge(TasteJudge(taste))
-    return Scorer(renderer, pool, ScorerConfig(reward=RewardConfig.from_preset(preset)),
+    return Scorer(renderer, pool, ScoringOptions(preset=preset),
                   backends={"judge": judge, "aesthetic": TasteAesthetic(taste)})
 
 

@@ -119,7 +119,7 @@ async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path)
     the judge and the aesthetic then find it done (one embedding per painting). A backend whose
     head start fails still scores; a reply the static gate refuses starts nothing."""
     from brushwork.render import RenderConfig, Renderer
-    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score import Scorer
     from brushwork.score.backends import TasteAesthetic, TasteJudge
     from brushwork.score.judge import PairwiseJudge
 
@@ -131,7 +131,7 @@ async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path)
             raise RuntimeError("no head start today")
 
     async with Renderer(RenderConfig(workers=1, cache_dir=tmp_path)) as r:
-        scorer = Scorer(r, example_pool, ScorerConfig(),
+        scorer = Scorer(r, example_pool,
                         backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
         gated = await scorer.gate(HONEST, seed=1)
         assert model._cache.counts["embedding"] == before + 1          # done during the gate
@@ -143,7 +143,7 @@ async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path)
         assert not refused.report.passed and model._cache.counts["embedding"] == before + 1
         plain = await scorer.gate(HONEST.replace("#ff7f50", "#e75480"), seed=1, prefetch=False)
         assert plain.report.passed and model._cache.counts["embedding"] == before + 1
-        failing = Scorer(r, example_pool, ScorerConfig(),
+        failing = Scorer(r, example_pool,
                          backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": Failing(model)})
         other = await failing.score(HONEST.replace("#ff7f50", "#4169e1"), seed=1, group_seed=3)
     assert other.passed and other.aesthetic is not None

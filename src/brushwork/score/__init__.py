@@ -1,9 +1,21 @@
 """Score: reply -> gate -> render -> the reward's terms (`Weights.terms`) -> `ScoreCard` (the reward)."""
 
-from brushwork.score.card import ScoreCard
-from brushwork.score.reward import PRESETS, LengthRamp, RewardConfig, Weights
-from brushwork.score.scorer import Scorer, ScorerConfig
-from brushwork.score.terms import BUILTIN, Term, draw_references, resolve_term
+from __future__ import annotations
 
-__all__ = ["BUILTIN", "PRESETS", "LengthRamp", "RewardConfig", "ScoreCard", "Scorer", "ScorerConfig", "Term",
-           "Weights", "draw_references", "resolve_term"]
+from brushwork.lazy import lazy_exports
+
+# Imported on first use: the command line reads the options (`score.options`) at start.
+_EXPORTS = {
+    "ScoreCard": "brushwork.score.card",
+    "PRESETS": "brushwork.score.reward",
+    "LengthRamp": "brushwork.score.reward",
+    "RewardConfig": "brushwork.score.reward",
+    "Weights": "brushwork.score.reward",
+    "Scorer": "brushwork.score.scorer",
+    "BUILTIN": "brushwork.score.terms",
+    "Term": "brushwork.score.terms",
+    "draw_references": "brushwork.score.terms",
+    "resolve_term": "brushwork.score.terms",
+}
+
+__getattr__, __all__ = lazy_exports(__name__, _EXPORTS)

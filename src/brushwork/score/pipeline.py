@@ -22,8 +22,8 @@ from brushwork.gate.reply import Gated
 from brushwork.render import RenderBackend, RenderResult, SyncRenderer
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
-from brushwork.score.reward import PRESETS, Weights
-from brushwork.score.scorer import Scorer, ScorerConfig
+from brushwork.score.reward import Weights, preset_weights
+from brushwork.score.scorer import Scorer
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Painting:
 
 class Pipeline:
     def __init__(self, options: ScoringOptions | None = None, backend: RenderBackend | None = None,
-                 gate: GateConfig | None = None, progress=None):
+                 progress=None):
         """`backend`: where paintings are made (default: the local Chromium pool). `progress`: a
         callable returning a rich `Progress`, for the bar shown while a pool folder's paintings
         are rendered the first time (None: no bar)."""
@@ -68,8 +68,7 @@ class Pipeline:
         try:
             self.reward = self.options.reward_config()
             self.pool = load_pool_with_progress(self.options.pool, progress, self.renderer, self.options.snapshot)
-            self.scorer = Scorer(self.renderer.renderer, self.pool,
-                                 ScorerConfig(reward=self.reward, gate=gate or GateConfig()), self.options)
+            self.scorer = Scorer(self.renderer.renderer, self.pool, self.options, reward=self.reward)
             self._owned: list = []
             self.start()
         except BaseException:
@@ -78,7 +77,7 @@ class Pipeline:
 
     @property
     def gate_config(self) -> GateConfig:
-        return self.scorer.config.gate
+        return self.scorer.gate_config
 
     def start(self) -> None:
         """Check the render backend's setup and open the judge's and the aesthetic service's
@@ -166,9 +165,7 @@ class Pipeline:
         pipeline computes (an hps-only pipeline runs no judge)."""
         if preset is None or preset == self.reward.preset:
             return None
-        if preset not in PRESETS:
-            raise ConfigError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-        weights, served = PRESETS[preset], self.reward.weights
+        weights, served = preset_weights(preset), self.reward.weights
         missing = [t for t, w in weights.items() if w > 0 and served[t] == 0]
         if missing:
             raise ConfigError(f"preset {preset!r} weights {', '.join(missing)}, which this pipeline does not compute "

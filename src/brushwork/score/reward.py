@@ -103,6 +103,13 @@ def _weights(values: dict) -> Weights:
 PRESETS: dict[str, Weights] = {name: Weights(**weights) for name, weights in PRESET_WEIGHTS.items()}
 
 
+def preset_weights(name: str) -> Weights:
+    """A preset's weights: the one place a preset's name is checked."""
+    if name not in PRESETS:
+        raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)} or give weights in YAML")
+    return PRESETS[name]
+
+
 @dataclass(frozen=True)
 class LengthRamp:
     """Tokens of code on the syntax tree (`brushwork.score.length`: no comments, whitespace,
@@ -139,9 +146,7 @@ class RewardConfig:
 
     @classmethod
     def from_preset(cls, name: str, length: LengthRamp | None = None) -> RewardConfig:
-        if name not in PRESETS:
-            raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)} or give weights in YAML")
-        return cls(PRESETS[name], length or LengthRamp(), name)
+        return cls(preset_weights(name), length or LengthRamp(), name)
 
     @classmethod
     def from_yaml(cls, path: Path | str) -> RewardConfig:

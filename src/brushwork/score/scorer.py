@@ -10,41 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 
 from brushwork.errors import ConfigError
-from brushwork.gate import GateConfig
 from brushwork.gate.reply import Gated, gate_reply
 from brushwork.pool import Pool
 from brushwork.render import Renderer
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.copies import CopyDetector
 from brushwork.score.options import ScoringOptions
-from brushwork.score.reward import PRESETS, RewardConfig, Weights, total
-from brushwork.score.terms import DEFAULT_MIX, Canvas, Setup, Term, Value
-
-
-@dataclass
-class ScorerConfig:
-    reward: RewardConfig = field(default_factory=RewardConfig)
-    gate: GateConfig = field(default_factory=GateConfig)
-    reference_mix: tuple[tuple[str, int], ...] = field(default=DEFAULT_MIX,
-                                                       metadata={"help": "(tier, count) pairs per draw"})
-    subject: str = field(default="a loose watercolour flower", metadata={"help": "what the judge is told"})
+from brushwork.score.reward import RewardConfig, Weights, preset_weights, total
+from brushwork.score.terms import Canvas, Setup, Term, Value
 
 
 class Scorer:
-    def __init__(self, renderer: Renderer, pool: Pool | None, config: ScorerConfig | None = None,
-                 options: ScoringOptions | None = None, backends: dict | None = None):
-        """Builds every term the reward weighs (`Weights.terms`) from `options` (default:
-        `ScoringOptions()`); `backends` gives some ready-made, by term name (tests, benchmarks:
+    def __init__(self, renderer: Renderer, pool: Pool | None, options: ScoringOptions | None = None,
+                 backends: dict | None = None, reward: RewardConfig | None = None):
+        """Builds every term the reward weighs from `options` (default: `ScoringOptions()`),
+        which also give the gate, the judge's reference mix and its default subject; `reward`
+        (default: `options.reward_config()`) spares a caller that has read it a second read;
+        `backends` gives some ready-made, by term name (tests, benchmarks:
         `{"judge": PairwiseJudge(...), "aesthetic": TasteAesthetic(...)}`)."""
         self.renderer = renderer
         self.pool = pool
-        self.config = config or ScorerConfig()
-        weights = self.config.reward.weights
-        setup = Setup(options or ScoringOptions(), self.config.reward, pool, self.config.reference_mix,
-                      dict(backends or {}))
+        self.options = options or ScoringOptions()
+        self.reward = reward or self.options.reward_config()
+        self.gate_config = self.options.gate_config()
+        weights = self.reward.weights
+        setup = Setup(self.options, self.reward, pool, self.options.mix, dict(backends or {}))
         self.terms: dict[str, Term] = {name: t(setup) for name, t in weights.terms.items()
                                       if t.always or weights[name] > 0}
         self._taste = _taste_model(self.terms.values())
@@ -66,7 +59,7 @@ class Scorer:
         def on_render(render):
             if prefetch and render.ok and render.png:
                 started.append(asyncio.ensure_future(asyncio.to_thread(self._prefetch, render.png)))
-        gated = await gate_reply(reply, self.renderer, self.config.gate, seed=seed, render_all=render_all,
+        gated = await gate_reply(reply, self.renderer, self.gate_config, seed=seed, render_all=render_all,
                                  on_render=on_render)
         await asyncio.gather(*started)
         return gated
@@ -84,8 +77,8 @@ class Scorer:
         """Score a reply that has already been through `gate_reply`. `preset` (default: the
         reward's weights) may only weigh terms the scorer has built (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
-        w = PRESETS[preset] if preset else self.config.reward.weights
-        preset = preset or self.config.reward.preset
+        w = preset_weights(preset) if preset else self.reward.weights
+        preset = preset or self.reward.preset
         render = gated.render
         render_s = render.timings.wall_s if render is not None else 0.0   # a cache hit's own lookup
         cached = bool(render is not None and render.cache_hit)
@@ -99,7 +92,7 @@ class Scorer:
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
                              infra=reason, timings=_timings(t0, render_s, {}, 0.0, cached), **base)
         copy = self.copies.match(render.png, gated.sketch.code) if self.copies is not None else None
-        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.config.subject,
+        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.options.subject,
                         copy)
         values = await self._values(w, canvas)
         seconds = {name: s for name, (_, s) in values.items()}
