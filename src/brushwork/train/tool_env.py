@@ -162,16 +162,19 @@ def prefetch(trainer, prompt_ids, completion_ids) -> None:
     their renders in the cache."""
     import asyncio
 
+    from transformers import ProcessorMixin
     from trl.chat_template_utils import parse_response
 
     envs = [e for e in (trainer.environments or []) if getattr(e, "episode", None) is not None]
     if not envs:
         return
     seeds = sorted({e.episode.task.seed for e in envs})
+    processing = trainer.processing_class    # a VLM's processor holds the tokenizer (TRL reads it so too)
+    tokenizer = processing.tokenizer if isinstance(processing, ProcessorMixin) else processing
     sketches = []
     for i, ids in enumerate(completion_ids):
         prefix = prompt_ids[i] if len(prompt_ids) == len(completion_ids) else None
-        message = parse_response(trainer._tokenizer, list(ids), prefix=prefix, tools=trainer.tools) if ids else {}
+        message = parse_response(tokenizer, list(ids), prefix=prefix, tools=trainer.tools) if ids else {}
         for call in message.get("tool_calls") or ():
             sketch = (call.get("function") or {}).get("arguments", {}).get("sketch")
             if isinstance(sketch, str) and sketch.strip():
