@@ -19,6 +19,7 @@ what it made).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
@@ -230,16 +231,21 @@ def run_document(blocks: list[Example], folder: Path) -> list[str]:
                 servers.append(process)
                 wait_for_server(process, int(ports[old]), example, log)
                 continue
+            process = subprocess.Popen(command(example, folder, n), cwd=folder, env=env, text=True,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
             try:
-                done = subprocess.run(command(example, folder, n), cwd=folder, env=env, capture_output=True,
-                                      text=True, timeout=example.timeout_s, start_new_session=True)
-            except subprocess.TimeoutExpired as e:
-                raise DocError(f"{example.where}: still running after {example.timeout_s:g}s "
-                               "(raise its timeout= or make it smaller)") from e
-            if done.returncode != 0:
-                output = (done.stdout + done.stderr)[-6000:]
-                raise DocError(f"{example.where}: the ```{example.lang} example failed (exit {done.returncode}):\n"
-                               f"{textwrap.indent(example.code, '    ')}\n{output}")
+                output, _ = process.communicate(timeout=example.timeout_s)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)      # the block's children too
+                output, _ = process.communicate()
+                raise DocError(f"{example.where}: still running after {example.timeout_s:g}s (raise its "
+                               f"timeout= or make it smaller); its output so far:\n{output[-4000:]}") from None
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)  # nothing a block started outlives it
+            if process.returncode != 0:
+                raise DocError(f"{example.where}: the ```{example.lang} example failed (exit {process.returncode}):\n"
+                               f"{textwrap.indent(example.code, '    ')}\n{output[-6000:]}")
     finally:
         for process in servers:
             stop(process)
@@ -254,7 +260,7 @@ def _document_param(path: Path):
     return pytest.param(path, marks=marks, id=str(path.relative_to(ROOT)))
 
 
-@pytest.mark.timeout(2400)
+@pytest.mark.timeout(5400)    # a loaded 2-core machine: the README trains one step
 @pytest.mark.parametrize("path", [_document_param(p) for p in DOCUMENTS])
 def test_examples_run(path, tmp_path):
     blocks = examples(path)
@@ -373,3 +379,12 @@ def test_a_longer_fence_holds_a_reply_with_its_own_fences(tmp_path):
     assert block.code.count("```") == 3
     run_document([block], tmp_path)
     assert (tmp_path / "count.txt").read_text() == "2\n"
+
+
+def test_a_block_past_its_timeout_fails_and_leaves_no_process(tmp_path):
+    path = write(tmp_path, "<!-- example: timeout=2 -->\n```bash\nsleep 300 &\necho $! > child.pid\nsleep 300\n```\n")
+    with pytest.raises(DocError, match="still running after 2s"):
+        run_document(examples(path), tmp_path)
+    child = int((tmp_path / "child.pid").read_text())
+    time.sleep(0.5)
+    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
