@@ -163,10 +163,9 @@ def environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env.pop("PYTHONPATH", None)
-    # The reader's own cache folder, not this test session's private one: the pool's renders and
-    # its taste model (minutes from cold) are then made once per machine. Every entry is keyed
-    # by content, so a hit is the same painting or model a cold run would make.
-    env.pop("BRUSHWORK_CACHE", None)
+    # BRUSHWORK_CACHE stays this test session's private folder (tests/conftest.py): the pool's
+    # renders and taste model are made once per session, by the code under test, and shared by
+    # every document's examples; nothing another run left in a cache can answer for them.
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
@@ -267,9 +266,11 @@ def test_examples_run(path, tmp_path):
     if not blocks:
         pytest.skip(f"{path.name} has no Python or shell example")
     try:
-        not_run = run_document(blocks, tmp_path)
+        not_run, failure = run_document(blocks, tmp_path), None
     except DocError as e:
-        pytest.fail(str(e), pytrace=False)
+        not_run, failure = [], str(e)
+    if failure:
+        pytest.fail(failure, pytrace=False)
     if any("needs" in reason for reason in not_run):
         pytest.skip("; ".join(not_run))
 
