@@ -20,6 +20,18 @@ class ConfigError(BrushworkError, ValueError):
     """A configuration value is invalid; the message names the field and the fix."""
 
 
+class SettingError(ConfigError):
+    """A value of one setting cannot work: `key` names the setting, `problem` says what to fix
+    (raised by the settings in `brushwork.core.settings`)."""
+
+    def __init__(self, key: str, problem: str, spelled: str | None = None):
+        self.key, self.problem = key, problem
+        super().__init__(f"{spelled or key} {problem}")
+
+    def spelled(self, name: str) -> SettingError:
+        return SettingError(self.key, self.problem, name)
+
+
 class RenderError(BrushworkError):
     """The renderer itself failed (not the sketch): browser would not start, pool closed."""
 

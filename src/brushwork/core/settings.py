@@ -18,21 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, field, fields
 from pathlib import Path
 
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, SettingError
 
 ENV_PREFIX = "BRUSHWORK_"
 SOURCES = ("default", "file", "environment", "flag")
-
-
-class SettingError(ConfigError):
-    """A value of one setting cannot work: `key` names the setting, `problem` says what to fix."""
-
-    def __init__(self, key: str, problem: str, spelled: str | None = None):
-        self.key, self.problem = key, problem
-        super().__init__(f"{spelled or key} {problem}")
-
-    def spelled(self, name: str) -> SettingError:
-        return SettingError(self.key, self.problem, name)
 
 
 def setting(default=None, help: str = "", *, factory: Callable | None = None, min=None, max=None,
