@@ -6,9 +6,11 @@ clip-art, every one legal, seeds 0-11 per family, then three rounds in which the
 each get three mutants: 51 candidates) attacks the default offline scorer (judge-led preset,
 taste judge + taste aesthetic on the bundled example pool). Every candidate is rendered for
 real and scored twice: by the deployed taste model (support-bounded) and by the same head
-unbounded (its support removed), beside the honest good examples
+unbounded (its support and its top tier's structure bound removed), beside the honest good examples
 (src/brushwork/examples/good_*.md) and the pool's own love and nope tiers (judged although they
-are copies of the pool, so the judge term is measured on them).
+are copies of the pool, so the judge term is measured on them). The same search runs apart
+on the held-out family (`blob`: irregular washes with random thin strokes), built after the
+structure features were chosen and never used to choose them.
 
 Writes its section of benchmarks/RESULTS.md.
 
@@ -35,11 +37,11 @@ SEEDS, ROUNDS, KEEP, CHILDREN = range(12), 3, 3, 3
 
 
 def _scorer(renderer, pool, model, options=None):
-    from brushwork.score import Scorer, ScorerConfig
+    from brushwork.score import Scorer
     from brushwork.score.backends import TasteAesthetic, TasteJudge
     from brushwork.score.judge import PairwiseJudge
 
-    return Scorer(renderer, pool, ScorerConfig(), options=options,
+    return Scorer(renderer, pool, options,
                   backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
 
 
@@ -56,7 +58,7 @@ async def run(console: Console) -> dict:
         with SyncRenderer(RenderConfig()) as r:
             pool = load_pool(example_pool_dir(), renderer=r)
         model = load_or_fit(pool)
-    unbounded = dataclasses.replace(model, support=None)
+    unbounded = dataclasses.replace(model, support=None, structure=None)
     goods = {p.stem: p.read_text() for p in example_files() if p.stem.startswith("good_")}
     tiers = {t: [i.source.read_text() for i in items] for t, items in pool.by_tier().items()
              if t in ("love", "nope")}
@@ -67,6 +69,7 @@ async def run(console: Console) -> dict:
             return await bounded_scorer.score(reply, seed=0, group_seed=1)
         with console.status("random search against the bounded reward"):
             tried = await attacks.search(score, SEEDS, ROUNDS, KEEP, CHILDREN)
+            tried += await attacks.search(score, SEEDS, ROUNDS, KEEP, CHILDREN, attacks.HELD_OUT_FAMILIES)
         free = _scorer(renderer, pool, unbounded)
         free_totals = [(await free.score(attacks.sketch(t.genome), seed=0, group_seed=1)).total for t in tried]
         copies = ScoringOptions(judge_copies=True)
@@ -77,7 +80,8 @@ async def run(console: Console) -> dict:
             pool_totals[name] = {t: [(await judged.score(src, seed=0, group_seed=1)).total for src in srcs]
                                  for t, srcs in tiers.items()}
     return {"tried": tried, "free": free_totals, "honest": honest, "pool": pool_totals,
-            "support": model.report.get("support"), "features": model.report.get("features")}
+            "support": model.report.get("support"), "structure": model.report.get("structure"),
+            "features": model.report.get("features")}
 
 
 def _summary(totals: list) -> str:
@@ -86,19 +90,30 @@ def _summary(totals: list) -> str:
 
 
 def blocks(r: dict) -> list:
+    import reward_attack_cases as attacks
+
     tried = r["tried"]
     rows = []
-    for family in ("wash", "flat", None):
-        idx = [k for k, t in enumerate(tried) if family is None or t.genome.family == family]
-        rows.append([family or "all", str(len(idx)), str(sum(tried[k].passed for k in idx)),
+    groups = [(f, (f,)) for f in attacks.FAMILIES] + [(" + ".join(attacks.FAMILIES), attacks.FAMILIES)]
+    groups += [(f"{f} (held out)", (f,)) for f in attacks.HELD_OUT_FAMILIES]
+    for name, families in groups:
+        idx = [k for k, t in enumerate(tried) if t.genome.family in families]
+        rows.append([name, str(len(idx)), str(sum(tried[k].passed for k in idx)),
                      _summary([tried[k].total for k in idx]), _summary([r["free"][k] for k in idx])])
     med = {n: statistics.median(h.values()) for n, h in r["honest"].items()}
     love = {n: statistics.median(p["love"]) for n, p in r["pool"].items()}
     nope = {n: statistics.median(p["nope"]) for n, p in r["pool"].items()}
-    best = {"bounded": max(t.total for t in tried if t.total is not None),
-            "unbounded": max(x for x in r["free"] if x is not None)}
+    seen = [k for k, t in enumerate(tried) if t.genome.family in attacks.FAMILIES]
+    held = [k for k, t in enumerate(tried) if t.genome.family in attacks.HELD_OUT_FAMILIES]
+
+    def top(idx):
+        return {"bounded": max(tried[k].total for k in idx if tried[k].total is not None),
+                "unbounded": max(r["free"][k] for k in idx if r["free"][k] is not None)}
+    best, best_held = top(seen), top(held)
     targets = [["best attack vs median honest good", f"{best['bounded'] - med['bounded']:+.3f}",
                 f"{best['unbounded'] - med['unbounded']:+.3f}", "≤ -0.10"],
+               ["best held-out attack vs median honest good", f"{best_held['bounded'] - med['bounded']:+.3f}",
+                f"{best_held['unbounded'] - med['unbounded']:+.3f}", "≤ -0.10"],
                ["best attack vs pool love median", f"{best['bounded'] - love['bounded']:+.3f}",
                 f"{best['unbounded'] - love['unbounded']:+.3f}", "< 0"],
                ["median honest good vs pool nope median", f"{med['bounded'] - nope['bounded']:+.3f}",
@@ -118,13 +133,16 @@ def blocks(r: dict) -> list:
 
 
 def main() -> None:
+    from brushwork.score.taste.model import VERSION
+
     console = Console()
     r = asyncio.run(run(console))
     b = blocks(r)
     print_tables(console, b)
     header = (f"## Reward attacks without a subject (benchmarks/reward_attack.py)\n\nRun "
               f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; default "
-              f"offline scorer (judge-led), taste model v4 ({r['features']} features, support {r['support']}). "
+              f"offline scorer (judge-led), taste model v{VERSION} ({r['features']} features, support {r['support']}, "
+              f"top tier's structure {r['structure']}). "
               f"Random search against the bounded reward: seeds {SEEDS.start}-{SEEDS.stop - 1} per family, "
               f"{ROUNDS} rounds x best {KEEP} x {CHILDREN} mutants. tests/test_reward_attacks.py uses other seeds.")
     replace_section(START, END, markdown(b, START, END, header))

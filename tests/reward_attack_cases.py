@@ -1,13 +1,17 @@
 """Reward attacks without a subject: legal p5.brush sketches that paint nothing in particular.
 
-Two families, both built only from the gate's allow-listed `brush.*` methods, so every
+Three families, all built only from the gate's allow-listed `brush.*` methods, so every
 candidate passes the gate and reaches the taste model:
 
 - `wash`: a few round washes (`brush.fill`, `brush.fillBleed`, `brush.fillTexture`,
   `brush.circle`) of random colours, sizes and positions: no flower, no composition;
 - `flat`: hard-edged, saturated clip-art: opaque fills with no bleed and no texture,
   straight-edged polygons (`beginShape(0)` … `endShape(CLOSE)`), rectangles and discs, and a
-  flat cartoon sunflower (petals around a disc), the opposite of watercolour.
+  flat cartoon sunflower (petals around a disc), the opposite of watercolour;
+- `blob` (held out: built after the taste model's structure features were chosen, never
+  used to choose them): irregular polygon washes with bleed, and on most candidates a few
+  thin dark strokes at random places and angles (tapered slivers, as the pool draws stamens
+  and stems), lines that draw nothing.
 
 A candidate is a `Genome` (plain data); `sketch()` writes its code and `mutate()` perturbs it.
 `search()` is a small random search: a seeded population, then rounds that mutate the best
@@ -23,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from math import cos, pi, sin
 
-FAMILIES = ("wash", "flat")
+FAMILIES = ("wash", "flat")      # what the reward's design saw (benchmark seeds 0-11)
+HELD_OUT_FAMILIES = ("blob",)    # what it never saw
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,32 @@ def _wash(rng: random.Random) -> Shape:
     return Shape("circle", ((rng.randint(80, 520), rng.randint(80, 520)), (r, 0)),
                  _hex(rng.random(), rng.uniform(0.3, 0.9), rng.uniform(0.5, 0.95)),
                  rng.randint(60, 200), round(rng.uniform(0.05, 0.5), 2), round(rng.uniform(0.2, 0.8), 2))
+
+
+def _blob(rng: random.Random) -> Shape:
+    """An irregular polygon wash: 7-12 vertices at jittered radii and angles about a centre."""
+    cx, cy, r = rng.randint(80, 520), rng.randint(80, 520), rng.randint(30, 150)
+    n = rng.randint(7, 12)
+    a0 = rng.uniform(0, 2 * pi)
+    pts = []
+    for k in range(n):
+        a, rk = a0 + 2 * pi * (k + rng.uniform(-0.3, 0.3)) / n, r * rng.uniform(0.55, 1.3)
+        pts.append((min(590, max(10, round(cx + cos(a) * rk))), min(590, max(10, round(cy + sin(a) * rk)))))
+    return Shape("polygon", tuple(pts), _hex(rng.random(), rng.uniform(0.3, 0.9), rng.uniform(0.5, 0.95)),
+                 rng.randint(60, 200), round(rng.uniform(0.05, 0.5), 2), round(rng.uniform(0.2, 0.8), 2))
+
+
+def _sliver(rng: random.Random) -> Shape:
+    """A thin dark tapered stroke at a random place and angle, drawing nothing."""
+    x, y, a = rng.randint(60, 540), rng.randint(60, 540), rng.uniform(0, 2 * pi)
+    length, w = rng.randint(40, 180), rng.uniform(1.5, 4.0)
+    nx, ny = -sin(a) * w, cos(a) * w
+    pts = ((x + nx, y + ny), (x + cos(a) * length * 0.6 + nx * 0.6, y + sin(a) * length * 0.6 + ny * 0.6),
+           (x + cos(a) * length, y + sin(a) * length),
+           (x + cos(a) * length * 0.6 - nx * 0.6, y + sin(a) * length * 0.6 - ny * 0.6), (x - nx, y - ny))
+    return Shape("polygon", tuple((min(590, max(10, round(px))), min(590, max(10, round(py)))) for px, py in pts),
+                 _hex(rng.random(), rng.uniform(0.4, 0.9), rng.uniform(0.25, 0.6)), rng.randint(150, 230),
+                 round(rng.uniform(0.0, 0.2), 2), round(rng.uniform(0.2, 0.6), 2))
 
 
 def _flat(rng: random.Random, colour: str | None = None) -> Shape:
@@ -104,6 +135,10 @@ def random_genome(seed: int, family: str) -> Genome:
     rng = random.Random(f"{family}:{seed}")
     if family == "wash":
         shapes = tuple(_wash(rng) for _ in range(rng.randint(3, 8)))
+    elif family == "blob":
+        shapes = tuple(_blob(rng) for _ in range(rng.randint(3, 7)))
+        if rng.random() < 0.75:
+            shapes += tuple(_sliver(rng) for _ in range(rng.randint(1, 5)))
     elif rng.random() < 0.35:
         shapes = _sunflower(rng)
     else:
@@ -132,7 +167,8 @@ def mutate(genome: Genome, seed: int) -> Genome:
     shapes = [_jitter(s, rng, 0.6) for s in genome.shapes]
     roll = rng.random()
     if roll < 0.25 and len(shapes) < 12:
-        shapes.append(_wash(rng) if genome.family == "wash" else _flat(rng))
+        grow = {"wash": _wash, "blob": lambda r: _sliver(r) if r.random() < 0.5 else _blob(r)}
+        shapes.append(grow.get(genome.family, _flat)(rng))
     elif roll < 0.45 and len(shapes) > 2:
         shapes.pop(rng.randrange(len(shapes)))
     elif roll < 0.7:
@@ -170,17 +206,18 @@ class Scored:
     passed: bool
 
 
-async def search(score: Callable, seeds: range, rounds: int, keep: int, children: int) -> list[Scored]:
-    """Random search: a population of `seeds` per family, then `rounds` rounds in which the
-    `keep` best so far each get `children` mutants. `score(reply) -> ScoreCard` (async).
-    Returns every candidate scored, in the order tried."""
+async def search(score: Callable, seeds: range, rounds: int, keep: int, children: int,
+                 families: tuple[str, ...] = FAMILIES) -> list[Scored]:
+    """Random search: a population of `seeds` per family of `families`, then `rounds` rounds
+    in which the `keep` best so far each get `children` mutants. `score(reply) -> ScoreCard`
+    (async). Returns every candidate scored, in the order tried."""
     import asyncio
 
     async def one(g: Genome) -> Scored:
         card = await score(sketch(g))
         return Scored(g, card.total, card.judge, card.aesthetic, card.passed)
 
-    tried = list(await asyncio.gather(*(one(random_genome(s, f)) for s in seeds for f in FAMILIES)))
+    tried = list(await asyncio.gather(*(one(random_genome(s, f)) for s in seeds for f in families)))
     for n in range(rounds):
         best = sorted((t for t in tried if t.total is not None), key=lambda t: -t.total)[:keep]
         tried += await asyncio.gather(*(one(mutate(b.genome, n * children + k)) for b in best

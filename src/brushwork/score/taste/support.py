@@ -16,6 +16,15 @@ lies. Weight: 1 up to the edge, then a smooth Gaussian fall, `exp(-((r - 1) / WI
 floor) the utility is shrunk toward it, `floor + weight · (u - floor)`; at or below the floor
 it is kept (an off-support painting is never paid more for being off support).
 
+The same bound, a second time, for the top tier (`Support.fit(..., floor=...)`): distances in
+the structure features (brushwork.core.features.STRUCTURE: linework) to the top tier's
+training paintings only, scaled by those paintings' own leave-one-out distances, and the
+floor the next tier down's mean utility. A painting is paid above the middle tier only as far
+as it draws like the paintings the person loved: round washes lie among loved washes in the
+medium, but draw no stem, stamen or vein, so they stop at the middle tier. One-sided
+(`one_sided`): a painting that draws more than every loved painting is measured as if it drew
+as much as the most drawn one (more drawing is not what the bound is about).
+
 Fitted with the head on the same training paintings, so nested cross-validation measures the
 bounded model honestly.
 """
@@ -41,11 +50,13 @@ class Support:
     edge: float            # distance at which support starts to fall (pool's own LOO k-NN quantile)
     floor: float           # mean utility of the bottom tier
     k: int = K
+    one_sided: bool = False   # coordinates above every training painting's count as at the top
 
     @classmethod
-    def fit(cls, raw: np.ndarray, utilities: np.ndarray, bottom: np.ndarray, k: int = K) -> Support:
+    def fit(cls, raw: np.ndarray, utilities: np.ndarray, bottom: np.ndarray, k: int = K,
+            floor: float | None = None, one_sided: bool = False) -> Support:
         """`raw`: the training paintings' coordinates; `utilities`: the head's on them; `bottom`:
-        which are in the bottom tier (the floor is their mean utility)."""
+        which are in the bottom tier (the floor is their mean utility, unless `floor` is given)."""
         mean, std = raw.mean(0), raw.std(0) + 1e-6
         points = (raw - mean) / std
         k = max(1, min(k, len(points) - 1))
@@ -53,12 +64,16 @@ class Support:
         np.fill_diagonal(d, np.inf)
         loo = np.sort(d, axis=1)[:, :k].mean(1)
         edge = float(np.quantile(loo, EDGE_QUANTILE)) if len(points) > 1 else 1.0
-        floor = float(utilities[bottom].mean()) if bottom.any() else float(utilities.min())
-        return cls(mean, std, points, max(edge, 1e-9), floor, k)
+        if floor is None:
+            floor = float(utilities[bottom].mean()) if bottom.any() else float(utilities.min())
+        return cls(mean, std, points, max(edge, 1e-9), floor, k, one_sided)
 
     def nearest(self, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per row of `raw`: indices of its `k` nearest training paintings and their mean distance."""
-        d = _pairwise((raw - self.mean) / self.std, self.points)
+        z = (raw - self.mean) / self.std
+        if self.one_sided:
+            z = np.minimum(z, self.points.max(0))
+        d = _pairwise(z, self.points)
         order = np.argsort(d, axis=1)[:, :self.k]
         return order, np.take_along_axis(d, order, 1).mean(1)
 
@@ -73,12 +88,12 @@ class Support:
 
     def to_dict(self) -> dict:
         return {"mean": self.mean.tolist(), "std": self.std.tolist(), "points": self.points.tolist(),
-                "edge": self.edge, "floor": self.floor, "k": self.k}
+                "edge": self.edge, "floor": self.floor, "k": self.k, "one_sided": self.one_sided}
 
     @classmethod
     def from_dict(cls, d: dict) -> Support:
         return cls(np.array(d["mean"]), np.array(d["std"]), np.array(d["points"]), float(d["edge"]),
-                   float(d["floor"]), int(d["k"]))
+                   float(d["floor"]), int(d["k"]), bool(d.get("one_sided", False)))
 
 
 def _pairwise(a: np.ndarray, b: np.ndarray) -> np.ndarray:
