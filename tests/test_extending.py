@@ -34,7 +34,7 @@ USER_MODULE = '''
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageStat
 
 from brushwork.render.chromium import ChromiumBackend
 from brushwork.score.terms import Canvas, Term, Value
@@ -49,8 +49,8 @@ class SaturationTerm(Term):
 
     async def __call__(self, canvas: Canvas) -> Value:
         type(self).calls += 1
-        hsv = Image.open(io.BytesIO(canvas.png)).convert("HSV")
-        return Value(sum(hsv.getdata(band=1)) / (255 * hsv.width * hsv.height))
+        saturation = Image.open(io.BytesIO(canvas.png)).convert("HSV").getchannel("S")
+        return Value(ImageStat.Stat(saturation).mean[0] / 255)
 
 
 class JudgeAgain(Term):
