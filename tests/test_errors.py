@@ -161,14 +161,6 @@ ALLOWED = {
     ("render/chromium.py", "TimeoutError"): "the render deadline inside `_watched`, caught by its caller beside "
                                             "asyncio's own timeouts and turned into a timeout RenderResult",
 }
-# Raises in modules other sessions are rewriting right now; they become brushwork errors next, and
-# this set empties. (file, exception) -> where it is.
-PENDING = {
-    ("score/card.py", "ValueError"): "ScoreCard.__post_init__: unknown reward term(s)",
-    ("score/options.py", "ValueError"): "parse_mix: a reference mix that is not TIER:COUNT pairs",
-    ("train/film.py", "FileNotFoundError"): "read_film: a folder with no index.jsonl",
-}
-
 
 def _builtin_raises(tree: ast.AST):
     """(line, exception name, enclosing function, caught where raised) for each `raise X(...)` of a
@@ -225,11 +217,11 @@ def test_no_builtin_exception_is_raised_on_purpose():
     """A caller cannot tell `ValueError("...")` from a bug's ValueError: brushwork raises its own
     types (brushwork.errors), whose messages say what to fix."""
     raises = builtin_raises()
-    unexpected = {key: where for key, where in raises.items() if key not in ALLOWED and key not in PENDING}
+    unexpected = {key: where for key, where in raises.items() if key not in ALLOWED}
     assert not unexpected, ("raise a brushwork.errors type (ConfigError, SetupError, ...) instead: "
                             + "; ".join(w for where in unexpected.values() for w in where))
-    stale = sorted((set(ALLOWED) | set(PENDING)) - set(raises))
-    assert not stale, f"no longer raised, drop from ALLOWED / PENDING: {stale}"
+    stale = sorted(set(ALLOWED) - set(raises))
+    assert not stale, f"no longer raised, drop from ALLOWED: {stale}"
 
 
 def test_the_raise_finder_sees_what_it_must():

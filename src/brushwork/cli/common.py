@@ -11,6 +11,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from typer.core import TyperGroup
 
 # A command line's mistakes: click's UsageError, which BadParameter extends (typer >= 0.29 vendors
@@ -87,13 +88,6 @@ def progress():
     return on_console(console)
 
 
-def load_pool_with_progress(path=None, renderer=None, snapshot=None):
-    """`brushwork.pool.snapshot.load_pool_with_progress` with the commands' progress."""
-    from brushwork.pool.snapshot import load_pool_with_progress as load
-
-    return load(path, progress, renderer=renderer, snapshot=snapshot)
-
-
 SEED_MAX = 2**32 - 1
 SeedOpt = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="render seed, 0 to 2**32-1")
 
@@ -117,7 +111,7 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
             kind = kinds[f.name]
             default = default_of(f)
             shown = f"; default: {default}" if default is not None else ""
-            help_text = f"{f.metadata['help']} [{env_name(f.name)}{shown}]"
+            help_text = escape(f"{f.metadata['help']} [{env_name(f.name)}{shown}]")   # rich markup eats [ray]
             decls = [f"{flag(f.name)}/--no-{flag(f.name)[2:]}"] if kind is bool else [flag(f.name)]
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind | None,
                                             default=typer.Option(None, *decls, help=help_text, show_default=False,

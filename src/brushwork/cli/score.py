@@ -14,7 +14,6 @@ from brushwork.cli.common import (
     SeedOpt,
     app,
     console,
-    load_pool_with_progress,
     out,
     print_error,
     progress,
@@ -34,7 +33,9 @@ JUDGE_KEYS = ("pool", "snapshot", "judge", "judge_url", "judge_model", "judge_pr
 
 
 def _pool(path: Path | None, snapshot: str | None = None):
-    return load_pool_with_progress(path, snapshot=snapshot)
+    from brushwork.pool.snapshot import load_pool_with_progress
+
+    return load_pool_with_progress(path, progress, snapshot=snapshot)
 
 
 def _fail(e: Exception):

@@ -22,7 +22,7 @@ from brushwork.errors import ConfigError, EpisodeError
 from brushwork.gate.reply import Gated
 from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
-from brushwork.score.reward import PRESETS
+from brushwork.score.reward import preset_weights
 
 if TYPE_CHECKING:
     from brushwork.score.pipeline import Painting, Pipeline
@@ -45,8 +45,8 @@ class EpisodeConfig:
             raise ConfigError(f"revisions must be an integer from 0 to {MAX_REVISIONS}, got {self.revisions!r}")
         if self.reward_mode not in ("final", "best"):
             raise ConfigError(f"reward_mode must be 'final' or 'best', got {self.reward_mode!r}")
-        if self.preset is not None and self.preset not in PRESETS:
-            raise ConfigError(f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
+        if self.preset is not None:
+            preset_weights(self.preset)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from brushwork.errors import ConfigError
 from brushwork.gate.verdict import Violation
 from brushwork.score.copies import Copy
 from brushwork.score.judge import Comparison, Verdict
@@ -62,7 +63,8 @@ class ScoreCard:
     def __post_init__(self):
         unknown = set(self.terms) - set(BUILTIN) - set(self.weights)
         if unknown:
-            raise ValueError(f"unknown reward term(s) {', '.join(sorted(unknown))}")
+            raise ConfigError(f"unknown reward term(s) {', '.join(sorted(unknown))}: name a built-in term "
+                              f"({', '.join(BUILTIN)}) or weigh your own as package.module:Class")
         object.__setattr__(self, "terms", {t: self.terms.get(t) for t in term_names(self.weights, self.terms)})
 
     def __getattr__(self, name: str):

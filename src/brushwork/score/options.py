@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from brushwork.core.settings import SettingError, check, load, setting
+from brushwork.errors import ConfigError
 from brushwork.gate.config import GateConfig, GateSettings
 from brushwork.render.config import RenderSettings
 from brushwork.score.reward import PRESETS, RewardConfig
@@ -31,10 +32,10 @@ def parse_mix(text: str) -> tuple[tuple[str, int], ...]:
     for part in (p.strip() for p in text.split(",") if p.strip()):
         tier, _, count = part.partition(":")
         if not count.strip().isdigit() or not tier.strip():
-            raise ValueError(part)
+            raise ConfigError(f"{part!r} is not TIER:COUNT (e.g. love:2)")
         mix.append((tier.strip(), int(count)))
     if not mix or sum(n for _, n in mix) < 1:
-        raise ValueError(text)
+        raise ConfigError(f"{text!r} draws no reference: give at least one TIER:COUNT with a count above 0")
     return tuple(mix)
 
 

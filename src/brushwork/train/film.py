@@ -24,6 +24,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from brushwork.errors import ConfigError
 from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
 
@@ -136,7 +137,7 @@ def read_film(folder: Path) -> list[Frame]:
     """Every frame of a film, in the order recorded."""
     index = Path(folder) / "index.jsonl"
     if not index.exists():
-        raise FileNotFoundError(f"{folder} is not a film: it has no index.jsonl (train writes one under "
+        raise ConfigError(f"{folder} is not a film: it has no index.jsonl (train writes one under "
                                 f"OUTPUT_DIR/film)")
     frames = []
     for line in index.read_text(encoding="utf-8").splitlines():
