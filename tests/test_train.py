@@ -126,7 +126,7 @@ def test_the_film_holds_every_rollout_with_code_and_card(tiny_run):
 def test_resume_continues_through_a_real_server(tiny_run, tmp_path):
     from brushwork.train.run import train
 
-    srv = Server(tmp_path / "serve.log", "--workers", "2", "--max-sessions", "8", "--render-timeout", "40").start()
+    srv = Server(tmp_path / "serve.log", "--workers", "2", "--max-sessions", "8", "--render-timeout-s", "40").start()
     try:
         srv.wait_ready()
         out = tiny_run.output_dir

@@ -29,7 +29,7 @@ def _unknown_methods(names) -> str | None:
     return f"has names p5.brush 2.2.2 does not have: {', '.join(unknown)}" if unknown else None
 
 
-OCR_OFF = "; set ocr false to stop reading paintings instead"
+OCR_OFF = "; or set ocr: false (--no-ocr) to stop reading paintings"
 
 
 @dataclass(frozen=True)

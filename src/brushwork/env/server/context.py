@@ -25,6 +25,7 @@ class ServerContext:
 
         self.settings = settings
         self.pipeline = pipeline or Pipeline(settings, progress=progress)   # the first pool render shows on stderr
+        self.pipeline.warm()    # browsers start before the server listens: the first reply is not the one to wait
         self.runner = EpisodeRunner(self.pipeline)
         self.started = time.time()
         self._lock = threading.Lock()
