@@ -17,8 +17,9 @@ import pytest
 from brushwork.cli.config import EverySetting
 from brushwork.core.settings import default_of, env_name, flag, load, settings
 from brushwork.env.settings import ServerSection, ServerSettings
+from brushwork.errors import ConfigError
 from brushwork.gate.config import GateSettings
-from brushwork.render.config import RenderSettings
+from brushwork.render.config import CPU_BUDGET_S, RenderConfig, RenderSettings, cores
 from brushwork.score.options import (
     AestheticSettings,
     JudgeSettings,
@@ -67,6 +68,30 @@ def test_train_help_lists_every_scoring_and_training_key():
     text = compact_help()
     missing = [f.name for f in settings(ScoringOptions) + settings(TrainingSection) if f"--{f.name} " not in text]
     assert not missing
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"workers": -1}, "RenderConfig.workers must be >= 0, got -1"),
+    ({"size": 8}, "RenderConfig.size must be >= 16 and <= 4096, got 8"),
+    ({"timeout_s": 0}, "RenderConfig.timeout_s must be > 0, got 0"),
+    ({"cpu_budget_s": 70}, "RenderConfig.cpu_budget_s (70 CPU-s) must be below the render deadline"),
+    ({"ray_memory_mb_per_worker": 0}, "RenderConfig.ray_memory_mb_per_worker must be >= 1, got 0"),
+    ({"backend": "k8s"}, "RenderConfig.backend 'k8s': use local or ray"),
+])
+def test_a_render_config_is_checked_by_the_render_settings_under_its_own_names(changes, message):
+    with pytest.raises(ConfigError) as e:
+        RenderConfig(**changes)
+    assert str(e.value).startswith(message)
+    settings = {f.name: f for f in fields(RenderSettings)}
+    assert all(settings[key].metadata["help"] == f.metadata["help"]
+               for f in fields(RenderConfig) if (key := f.metadata.get("render_setting")))
+
+
+def test_a_render_config_resolves_what_the_settings_leave_open():
+    config = RenderSettings(render_timeout_s=30, render_cache=False).render_config(cache_dir=Path("c"))
+    assert (config.workers, config.cpu_budget_s, config.timeout_s, config.use_cache) == \
+        (cores(), CPU_BUDGET_S, 30, False)
+    assert RenderConfig(workers=0).workers == cores() and RenderConfig(cpu_budget_s=2).cpu_budget_s == 2
 
 
 def test_every_setting_is_read_from_its_environment_variable_and_its_yaml_key(tmp_path):

@@ -142,8 +142,12 @@ def test_brush_shader_setting(monkeypatch):
     monkeypatch.setenv("BRUSHWORK_BRUSH_SHADER", "upstream")
     assert RenderConfig().brush_shader == "upstream"
     assert RenderConfig(brush_shader="fast").brush_shader == "fast"
-    with pytest.raises(ConfigError, match="BRUSHWORK_BRUSH_SHADER"):
+    with pytest.raises(ConfigError, match="RenderConfig.brush_shader 'quick' is not one of: deterministic, fast"):
         RenderConfig(brush_shader="quick")
+    monkeypatch.setenv("BRUSHWORK_BRUSH_SHADER", "quick")     # a bad value names where it was set
+    with pytest.raises(ConfigError, match="BRUSHWORK_BRUSH_SHADER 'quick' is not one of"):
+        RenderConfig()
+    assert RenderConfig(brush_shader="fast").brush_shader == "fast"
 
 
 # -- the paintings -------------------------------------------------------------------------------

@@ -4,12 +4,12 @@ keys as a user sets them), and `RenderConfig`, what a `Renderer` is built with."
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from brushwork.core.settings import SettingError, check, setting
 from brushwork.errors import ConfigError
-from brushwork.render.brush_patch import DEFAULT_MODE, MODES, check_mode
+from brushwork.render.brush_patch import DEFAULT_MODE, MODES
 
 # Renderer-process CPU per render, measured over 78 honest sketches (corpus, pool sources,
 # benchmarks): mean 1.0, max 2.4 CPU-s. A busy loop spends one CPU-s per second.
@@ -18,6 +18,7 @@ TIMEOUT_S = 60.0
 SIZE = 600
 # More browsers than this per core only queue for the CPU (and thousands never start).
 BROWSERS_PER_CORE = 4
+SHADER_ENV = "BRUSHWORK_BRUSH_SHADER"
 # Where paintings are made: a name here, or any `RenderBackend` class given as "package.module:Class"
 # (built with the `RenderConfig`): a new backend is one module, nothing here changes.
 BACKENDS = {"local": "brushwork.render.chromium:ChromiumBackend", "ray": "brushwork.render.ray_pool:RayBackend"}
@@ -101,57 +102,52 @@ class RenderSettings:
         return CPU_BUDGET_S if self.render_cpu_budget_s is None else self.render_cpu_budget_s
 
     def render_config(self, **changes) -> RenderConfig:
-        extra = {} if self.brush_shader is None else {"brush_shader": self.brush_shader}
-        return RenderConfig(**{"workers": self.render_workers, "size": self.size,
-                               "timeout_s": self.render_timeout_s, "cpu_budget_s": self.cpu_budget_s,
-                               "use_cache": self.render_cache, "backend": self.render_backend,
-                               "ray_address": self.ray_address, "ray_cpus_per_worker": self.ray_cpus_per_worker,
-                               "ray_memory_mb_per_worker": self.ray_memory_mb_per_worker, **extra, **changes})
+        values = {name: getattr(self, key) for name, key in AS_SETTING.items()}
+        return RenderConfig(**{**values, "workers": self.render_workers, "cpu_budget_s": self.cpu_budget_s,
+                               **changes})
+
+
+def _setting(key: str):
+    """A `RenderConfig` field standing for the render setting `key`: its default and help are the
+    setting's, and so are its bounds (`RenderConfig` checks itself as a `RenderSettings`)."""
+    f = next(f for f in fields(RenderSettings) if f.name == key)
+    return field(default=f.default, metadata={"help": f.metadata["help"], "render_setting": key})
 
 
 @dataclass
 class RenderConfig:
-    workers: int = field(default_factory=cores,
-                         metadata={"help": "browsers rendering in parallel (one per core is best)"})
-    size: int = field(default=SIZE, metadata={"help": "canvas side in pixels a sketch must create"})
-    timeout_s: float = field(default=TIMEOUT_S,
-                             metadata={"help": "deadline for one render; past it the browser restarts"})
-    cpu_budget_s: float = field(default=CPU_BUDGET_S, metadata={
-        "help": "CPU seconds the page's renderer process may spend on one render (honest sketches spend "
-                "0.2-2.4); past it the render stops as too_slow, the sketch's fault. Keep it below timeout_s"})
-    use_cache: bool = field(default=True, metadata={"help": "reuse renders of identical code+seed+size"})
+    """What a `Renderer` is built with: the render settings under the renderer's names (`timeout_s`
+    for `render_timeout_s`), resolved (workers 0 is one per core, the CPU budget a number), and
+    what only Python sets (the cache folder, the Chromium binary, the paint tolerance)."""
+
+    workers: int = _setting("workers")
+    size: int = _setting("size")
+    timeout_s: float = _setting("render_timeout_s")
+    cpu_budget_s: float | None = _setting("render_cpu_budget_s")
+    use_cache: bool = _setting("render_cache")
+    backend: str = _setting("render_backend")
+    ray_address: str | None = _setting("ray_address")
+    ray_cpus_per_worker: float = _setting("ray_cpus_per_worker")
+    ray_memory_mb_per_worker: int = _setting("ray_memory_mb_per_worker")
+    # None: $BRUSHWORK_BRUSH_SHADER, else the default (read whenever a RenderConfig is made).
+    brush_shader: str | None = _setting("brush_shader")
     cache_dir: Path | None = field(default=None, metadata={"help": "render cache folder (default ~/.cache/brushwork)"})
     chromium: str | None = field(default=None, metadata={"help": "Chromium binary (default: Debian's)"})
     paint_tolerance: int = field(default=4, metadata={"help": "channel difference that counts as paint"})
-    backend: str = field(default="local", metadata={
-        "help": "where paintings are made: local (Chromium on this machine), ray (render workers on a Ray "
-                "cluster; pip install 'brushwork[ray]') or package.module:Class (your RenderBackend)"})
-    ray_address: str | None = field(default=None, metadata={
-        "help": "Ray cluster to join with backend ray: auto (the running cluster) or HOST:PORT "
-                "(default: $RAY_ADDRESS, else auto)"})
-    ray_cpus_per_worker: float = field(default=1.0, metadata={
-        "help": "CPUs each Ray render worker asks for (one browser per whole CPU; a render keeps ~1.3 busy)"})
-    ray_memory_mb_per_worker: int = field(default=1500, metadata={
-        "help": "memory (MB) each Ray render worker asks for (a warm browser uses ~600 MB)"})
-    brush_shader: str = field(default_factory=lambda: os.environ.get("BRUSHWORK_BRUSH_SHADER") or DEFAULT_MODE,
-                              metadata={"help": "p5.brush's blend shader: deterministic (rewritten: ~0.7x the CPU, "
-                                                "byte-identical renders), fast (rewritten, upstream's edge noise) or "
-                                                "upstream (p5.brush's own build) [$BRUSHWORK_BRUSH_SHADER]"})
 
     def __post_init__(self):
-        check_backend(self.backend)
+        shader_from_env = self.brush_shader is None and bool(os.environ.get(SHADER_ENV, "").strip())
+        if shader_from_env:
+            self.brush_shader = os.environ[SHADER_ENV].strip()
         try:
-            check_mode(self.brush_shader)
-        except ValueError as e:
-            raise ConfigError(f"{e} (RenderConfig.brush_shader, --brush-shader, BRUSHWORK_BRUSH_SHADER)") from e
-        if self.ray_cpus_per_worker <= 0 or self.ray_memory_mb_per_worker <= 0:
-            raise ConfigError("ray_cpus_per_worker and ray_memory_mb_per_worker must be positive")
-        if self.workers < 1:
-            raise ConfigError(f"workers must be >= 1, got {self.workers}")
-        if not 16 <= self.size <= 4096:
-            raise ConfigError(f"size must be between 16 and 4096 pixels, got {self.size}")
-        if self.timeout_s <= 0:
-            raise ConfigError(f"timeout_s must be positive, got {self.timeout_s}")
-        if not 0 < self.cpu_budget_s < self.timeout_s:
-            raise ConfigError(f"cpu_budget_s must be positive and below timeout_s ({self.timeout_s:g}s), got "
-                              f"{self.cpu_budget_s:g}; lower the CPU budget or raise the deadline")
+            settings = RenderSettings(**{key: getattr(self, name) for name, key in AS_SETTING.items()})
+        except SettingError as e:
+            shown = SHADER_ENV if e.key == "brush_shader" and shader_from_env else \
+                f"RenderConfig.{next(n for n, k in AS_SETTING.items() if k == e.key)}"
+            raise e.spelled(shown) from None
+        self.workers, self.cpu_budget_s = settings.render_workers, settings.cpu_budget_s
+        self.brush_shader = self.brush_shader or DEFAULT_MODE
+
+
+# Each RenderConfig field that is a render setting, and the setting's key.
+AS_SETTING = {f.name: f.metadata["render_setting"] for f in fields(RenderConfig) if "render_setting" in f.metadata}
