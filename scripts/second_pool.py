@@ -22,7 +22,7 @@ The folder holds sources and metadata only (the PNGs are rendered once into brus
 by `brushwork.pool.load_pool`, like the bundled pool), under `$BRUSHWORK_CACHE/second-pool` by
 default; it is deterministic, so it is not committed. Then:
 
-    brushwork taste evaluate --pool ~/.cache/brushwork/second-pool --pool <another pool folder>
+    brushwork taste evaluate --pool ~/.cache/brushwork/second-pool --other-pool <another pool folder>
 """
 
 from __future__ import annotations

@@ -64,6 +64,24 @@ def test_serve_has_the_server_section_too(helps):
     assert "--port" not in helps["score"]
 
 
+@pytest.mark.parametrize("command", [("taste", "fit"), ("taste", "evaluate"), ("judge", "audit")])
+def test_the_pool_commands_take_the_pool_section_under_its_own_names(command):
+    text = brushwork(*command, "--help").stdout
+    missing = [flag(f.name) for f in settings(PoolSettings) if flag(f.name) not in text or env_name(f.name) not in text]
+    assert not missing, f"{' '.join(command)} --help lacks {missing}"
+
+
+def test_a_taste_command_reads_its_pool_from_the_environment_and_a_file(tmp_path):
+    res = brushwork("taste", "fit", "-o", str(tmp_path / "t.json"), env={"BRUSHWORK_POOL": str(tmp_path / "no")})
+    assert res.returncode == 2 and res.stderr.strip() == f"error: {tmp_path / 'no'} is not a pool folder: " \
+        "metadata.jsonl is missing", res.stderr
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(f"# brushwork taste evaluate --config c.yaml\npool: {tmp_path / 'file'}\npreset: hps-led\n")
+    res = brushwork("taste", "evaluate", "--config", str(cfg))
+    assert res.returncode == 2 and f"error: {tmp_path / 'file'} is not a pool folder" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "t.json").exists()
+
+
 def test_train_help_lists_every_scoring_and_training_key():
     text = compact_help()
     missing = [f.name for f in settings(ScoringOptions) + settings(TrainingSection) if f"--{f.name} " not in text]

@@ -154,7 +154,7 @@ def test_unknown_features_or_split_are_errors_that_name_the_choices(pools):
 
 def test_cli_taste_evaluate(pools):
     paths = [str(p.root) for p in pools.values()]
-    args = ["taste", "evaluate", "--pool", paths[0], "--pool", paths[1], "--features", "classical",
+    args = ["taste", "evaluate", "--pool", paths[0], "--other-pool", paths[1], "--features", "classical",
             "--repeats", "1", "--resamples", "200"]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output

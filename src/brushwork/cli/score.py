@@ -19,17 +19,16 @@ from brushwork.cli.common import (
     progress,
     with_settings,
 )
-from brushwork.score.options import ScoringOptions
+from brushwork.core.settings import settings
+from brushwork.score.options import PoolSettings, ScoringOptions
 
 taste_app = typer.Typer(no_args_is_help=True, help="The personal taste model (the offline judge and aesthetic).")
 judge_app = typer.Typer(no_args_is_help=True, help="Inspect the pairwise judge.")
 app.add_typer(taste_app, name="taste")
 app.add_typer(judge_app, name="judge")
 
-PoolOpt = typer.Option(None, "--pool", help="pool store or folder (HF layout); default: the bundled example pool")
-SnapshotOpt = typer.Option(None, "--snapshot", help="pool store snapshot (id, prefix or name; default: current)")
-JUDGE_KEYS = ("pool", "snapshot", "judge", "judge_url", "judge_model", "judge_prompt", "judge_concurrency",
-              "taste_model")
+POOL_KEYS = tuple(f.name for f in settings(PoolSettings))
+JUDGE_KEYS = (*POOL_KEYS, "judge", "judge_url", "judge_model", "judge_prompt", "judge_concurrency", "taste_model")
 
 
 def _pool(path: Path | None, snapshot: str | None = None):
@@ -94,20 +93,21 @@ def score_table(files, cards, preset: str) -> Table:
 
 
 @taste_app.command("fit")
+@with_settings(ScoringOptions, keys=POOL_KEYS)
 def taste_fit(
-    pool_dir: Path = PoolOpt, snapshot: str = SnapshotOpt,
     output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
     l2: float = typer.Option(None, help="L2 regularisation of the preference head (default: chosen by inner CV)"),
     folds: int = typer.Option(5, help="cross-validation folds"),
     features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
     ablation: bool = typer.Option(True, help="also report each kind of features on its own (nested CV)"),
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Fit the taste model on a pool's tiers; report nested cross-validated pairwise accuracy."""
     from brushwork.errors import BrushworkError
     from brushwork.score.taste.model import fit
 
     try:
-        pool = _pool(pool_dir, snapshot)
+        pool = _pool(options.pool, options.snapshot)
         with console.status("measuring paintings (classical features, image embeddings) and fitting"):
             model = fit(pool, l2=l2, folds=folds, features=features, ablation=ablation)
     except BrushworkError as e:
@@ -130,9 +130,11 @@ def taste_fit(
 
 
 @taste_app.command("evaluate")
+@with_settings(ScoringOptions, keys=POOL_KEYS)
 def taste_evaluate(
-    pool_dirs: list[Path] = typer.Option(None, "--pool", help="pool store or folder, repeatable (default: the "
-                                                              "bundled example pool); two or more: transfer too"),
+    others: list[Path] = typer.Option(None, "--other-pool", help="another pool store or folder, repeatable: "
+                                                                 "measured the same way, and transfer between "
+                                                                 "every two pools"),
     features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
     split: str = typer.Option("all", help="all rated paintings, or the training split only (as `taste fit`)"),
     l2: float = typer.Option(None, help="pin the L2 regularisation (default: chosen by inner CV, as `taste fit`)"),
@@ -142,6 +144,7 @@ def taste_evaluate(
     seed: int = typer.Option(0, help="folds and the paintings' resamples"),
     resamples: int = typer.Option(2000, help="bootstrap resamples of the paintings"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
+    options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Measure how the taste model generalises: nested CV, leave-one-domain-out and transfer
     between pools, per tier pair with painting-level 95 % intervals."""
@@ -150,8 +153,8 @@ def taste_evaluate(
 
     try:
         pools = {}
-        for path in pool_dirs or [None]:
-            pool = _pool(path)
+        for path, snapshot in [(options.pool, options.snapshot), *((p, None) for p in others or ())]:
+            pool = _pool(path, snapshot)
             pools[_pool_name(path, pool, pools)] = pool
         with console.status("measuring paintings and fitting the taste model fold by fold"):
             report = evaluate(pools, features, split, l2, dims, folds, repeats, seed, resamples)
