@@ -19,7 +19,7 @@ from brushwork.core.settings import default_of, env_name, flag, load, settings
 from brushwork.env.settings import ServerSection, ServerSettings
 from brushwork.errors import ConfigError
 from brushwork.gate.config import GateSettings
-from brushwork.render.config import CPU_BUDGET_S, RenderConfig, RenderSettings, cores
+from brushwork.render.config import BROWSERS_PER_CORE, CPU_BUDGET_S, RenderConfig, RenderSettings, cores
 from brushwork.score.options import (
     AestheticSettings,
     JudgeSettings,
@@ -110,6 +110,10 @@ def test_a_render_config_resolves_what_the_settings_leave_open():
     assert (config.workers, config.cpu_budget_s, config.timeout_s, config.use_cache) == \
         (cores(), CPU_BUDGET_S, 30, False)
     assert RenderConfig(workers=0).workers == cores() and RenderConfig(cpu_budget_s=2).cpu_budget_s == 2
+    # a Ray worker's config is made on the driver: this machine's cores do not bound it, as they bound the settings
+    assert RenderConfig(workers=BROWSERS_PER_CORE * cores() + 1).workers == BROWSERS_PER_CORE * cores() + 1
+    with pytest.raises(ConfigError, match="workers must be at most"):
+        RenderSettings(workers=BROWSERS_PER_CORE * cores() + 1)
 
 
 def test_every_setting_is_read_from_its_environment_variable_and_its_yaml_key(tmp_path):

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from brushwork.core.settings import SettingError, check, setting
+from brushwork.core.settings import SettingError, check, problem, setting
 from brushwork.errors import ConfigError
 from brushwork.render.brush_patch import DEFAULT_MODE, MODES
 
@@ -46,6 +46,18 @@ def backend_class(name: str) -> type:
 
 def cores() -> int:
     return len(os.sched_getaffinity(0)) or 1
+
+
+def _cpu_budget(value: float | None) -> float:
+    return CPU_BUDGET_S if value is None else value
+
+
+def _over_budget(budget: float, deadline: float) -> str | None:
+    """The check across render settings: a render's CPU budget stays below its deadline."""
+    if budget < deadline:
+        return None
+    return f"({budget:g} CPU-s) must be below the render deadline, render_timeout_s ({deadline:g}s); lower one " \
+        "or raise the other"
 
 
 def _backend_problem(name: str) -> str | None:
@@ -88,10 +100,8 @@ class RenderSettings:
             raise SettingError("workers", f"must be at most {BROWSERS_PER_CORE * cores()} on this machine "
                                f"({cores()} cores, {BROWSERS_PER_CORE} browsers each; 0: one per core), "
                                f"got {self.workers}")
-        if not self.cpu_budget_s < self.render_timeout_s:
-            raise SettingError("render_cpu_budget_s", f"({self.cpu_budget_s:g} CPU-s) must be below the render "
-                               f"deadline, render_timeout_s ({self.render_timeout_s:g}s); lower one or raise the "
-                               "other")
+        if (p := _over_budget(self.cpu_budget_s, self.render_timeout_s)) is not None:
+            raise SettingError("render_cpu_budget_s", p)
 
     @property
     def render_workers(self) -> int:
@@ -99,7 +109,7 @@ class RenderSettings:
 
     @property
     def cpu_budget_s(self) -> float:
-        return CPU_BUDGET_S if self.render_cpu_budget_s is None else self.render_cpu_budget_s
+        return _cpu_budget(self.render_cpu_budget_s)
 
     def render_config(self, **changes) -> RenderConfig:
         values = {name: getattr(self, key) for name, key in AS_SETTING.items()}
@@ -107,11 +117,14 @@ class RenderSettings:
                                **changes})
 
 
+DECLARED = {f.name: f for f in fields(RenderSettings)}
+
+
 def _setting(key: str):
-    """A `RenderConfig` field standing for the render setting `key`: its default and help are the
-    setting's, and so are its bounds (`RenderConfig` checks itself as a `RenderSettings`)."""
-    f = next(f for f in fields(RenderSettings) if f.name == key)
-    return field(default=f.default, metadata={"help": f.metadata["help"], "render_setting": key})
+    """A `RenderConfig` field standing for the render setting `key`: its default, help and bounds
+    are the setting's."""
+    return field(default=DECLARED[key].default, metadata={"help": DECLARED[key].metadata["help"],
+                                                          "render_setting": key})
 
 
 @dataclass
@@ -139,14 +152,15 @@ class RenderConfig:
         shader_from_env = self.brush_shader is None and bool(os.environ.get(SHADER_ENV, "").strip())
         if shader_from_env:
             self.brush_shader = os.environ[SHADER_ENV].strip()
-        try:
-            settings = RenderSettings(**{key: getattr(self, name) for name, key in AS_SETTING.items()})
-        except SettingError as e:
-            shown = SHADER_ENV if e.key == "brush_shader" and shader_from_env else \
-                f"RenderConfig.{next(n for n, k in AS_SETTING.items() if k == e.key)}"
-            raise e.spelled(shown) from None
-        self.workers, self.cpu_budget_s = settings.render_workers, settings.cpu_budget_s
+        for name, key in AS_SETTING.items():
+            if (p := problem(DECLARED[key], getattr(self, name))) is not None:
+                raise SettingError(key, p, SHADER_ENV if name == "brush_shader" and shader_from_env
+                                   else f"RenderConfig.{name}")
+        # Not bounded by this machine's cores, unlike the settings: a Ray worker's config is made here.
+        self.workers, self.cpu_budget_s = self.workers or cores(), _cpu_budget(self.cpu_budget_s)
         self.brush_shader = self.brush_shader or DEFAULT_MODE
+        if (p := _over_budget(self.cpu_budget_s, self.timeout_s)) is not None:
+            raise SettingError("render_cpu_budget_s", p, "RenderConfig.cpu_budget_s")
 
 
 # Each RenderConfig field that is a render setting, and the setting's key.
