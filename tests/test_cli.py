@@ -58,7 +58,7 @@ def test_check_exit_codes(replies):
 
 
 @pytest.mark.chromium
-def test_check_renders_and_render_writes_files(replies, tmp_path_factory):
+def test_the_check_command_renders_and_render_writes_files(replies, tmp_path_factory):
     env = {"BRUSHWORK_CACHE": str(tmp_path_factory.mktemp("cli-cache"))}
     res = brushwork("check", "good.md", "--json", "--workers", "1", cwd=replies, env_extra=env)
     assert res.returncode == 0, res.stdout + res.stderr

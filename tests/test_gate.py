@@ -3,8 +3,10 @@
 
 import pytest
 
+import brushwork.gate
 from brushwork.errors import ConfigError
-from brushwork.gate import RULES, GateConfig, check
+from brushwork.gate import RULES, GateConfig, check, gate_reply
+from brushwork.sketch import extract_sketch
 
 SKELETON = """function setup() {{
   createCanvas(600, 600, WEBGL);
@@ -111,3 +113,27 @@ def test_awaited_timers_in_async_setup_are_fine_deferred_painting_is_not():
                                               "  await new Promise((done) => setTimeout(done, 20));")
     assert check(waited).passed, check(waited).ids
     assert "deferred_code" in ok("setTimeout(() => brush.circle(10, 10, 5), 0);").ids
+
+
+def test_the_public_gate_is_one_verdict_and_one_path():
+    assert set(brushwork.gate.__all__) == {"DEFAULT_ALLOWED", "RULES", "RULES_BY_ID", "GateConfig", "GateReport",
+                                           "Gated", "Rule", "Violation", "check", "gate_reply"}
+    assert all(hasattr(brushwork.gate, name) for name in brushwork.gate.__all__)
+
+
+def test_a_sketch_gets_the_verdict_of_its_reply():
+    reply = "Here it is:\n\n```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);\n  fetch('x');") + "```\n"
+    sketch = extract_sketch(reply)
+    assert sketch.start_line == 4 and check(sketch) == check(reply)
+    assert {"bare_primitive", "external_access"} <= set(check(sketch).ids)
+    assert all(v.line > 3 for v in check(sketch).violations)   # lines of the reply, from either
+    assert check(extract_sketch("```js\n" + SKELETON.format(body="") + "```")).passed
+
+
+async def test_gate_reply_without_a_renderer_is_the_static_verdict():
+    refused = "```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);") + "```"
+    for reply in (refused, SKELETON.format(body=""), "no code here"):
+        gated = await gate_reply(reply, config=GateConfig(canvas_size=600))
+        assert gated.report == check(reply) and gated.render is None and not gated.report.rendered
+        assert gated.sketch == extract_sketch(reply)
+    assert not (await gate_reply(refused)).report.passed and (await gate_reply("no code here")).sketch is None

@@ -140,8 +140,6 @@ def _runs_in_v8(code: str, oracle: dict) -> set[str]:
 
 @pytest.mark.chromium
 def test_every_fuzzed_disagreement_that_runs_its_payload_is_refused(renderer):
-    from brushwork.gate import GateReport, check_render
-
     found = differentials(fuzzed(3000))
     assert len(found) > 50, "the fuzzer no longer finds differentials: make it harder"
     codes = [extract_sketch(reply).code for reply in found]
@@ -152,6 +150,6 @@ def test_every_fuzzed_disagreement_that_runs_its_payload_is_refused(renderer):
     sample = random.Random(1).sample(hidden, min(10, len(hidden)))
     results = renderer.render_many([code for _, code, _ in sample], seed=0)
     for (reply, _, names), result in zip(sample, results):
-        report = check_render(GateReport(()), result)
+        report = check(reply, render=result)   # the static rules passed it: the run-time rules judge
         wanted = {PAYLOADS[n] for n in names} | {"js_error", "syntax_error"}
         assert wanted & set(report.ids), f"{sorted(names)} ran unseen: {report.ids}\n{reply[:400]}"

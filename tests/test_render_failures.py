@@ -18,8 +18,7 @@ import signal
 
 import pytest
 
-from brushwork.gate import check_render, check_sketch
-from brushwork.gate.reply import gate_reply
+from brushwork.gate import check, gate_reply
 from brushwork.render import RenderConfig, Renderer, RenderResult, SyncRenderer
 from brushwork.render.config import CPU_BUDGET_S
 from brushwork.score.reward import PRESETS, total
@@ -50,7 +49,7 @@ FULL_MARKS = {"gate": 1.0, "length": 1.0, "judge": 1.0, "aesthetic": 1.0}
 
 
 def verdict(reply_code: str, render):
-    report = check_render(check_sketch(extract_sketch(reply_code)), render)
+    report = check(extract_sketch(reply_code), render=render)
     reward = None if report.infra_failure else total(PRESETS["judge-led"], report.passed, FULL_MARKS)
     return report, reward
 
@@ -73,7 +72,7 @@ def test_busy_loop_that_would_finish_is_too_slow_and_its_twin_passes(tight):
     assert slow.status == "too_slow", slow.detail
     quick = tight.render(painting(spin(2e7)))
     assert quick.ok and quick.timings.cpu_s < 1.5
-    assert check_render(check_sketch(extract_sketch(painting(spin(2e7)))), quick).passed
+    assert check(painting(spin(2e7)), render=quick).passed
 
 
 def test_gate_reply_gives_the_reward_zero(tight):
@@ -124,7 +123,7 @@ async def test_one_off_crash_is_forgiven_by_the_retry(tmp_path):
         result = await task
         assert result.ok and result.attempts == 2 and not result.repeated, result.detail
         assert "first attempt: crashed" in result.detail and r.backend._workers[0].proc.pid != first
-        assert check_render(check_sketch(extract_sketch(code)), result).passed
+        assert check(code, render=result).passed
         again = await r.render(code)  # a success after a retry is cached like any other
         assert again.cache_hit and again.ok
 

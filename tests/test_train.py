@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_env_server import Server
 
-from brushwork.gate.reply import gate_static
+from brushwork.gate import check
 from brushwork.train.config import parse
 from brushwork.train.film import read_film
 from brushwork.train.tiny import TinySpec, build_tiny, train_tokenizer, warmup_rows
@@ -39,7 +39,7 @@ def test_warmup_pairs_pass_the_gate_and_match_their_prompts():
     assert len(rows) == 12
     for row in rows:
         reply = row["completion"][0]["content"]
-        assert gate_static(reply).report.passed
+        assert check(reply).passed
         assert row["subject"] in row["prompt"][-1]["content"]
     hibiscus = [r for r in rows if "hibiscus" in r["subject"]]
     assert hibiscus and all("hibiscus" in r["completion"][0]["content"].split("\n")[1] for r in hibiscus)

@@ -12,20 +12,30 @@ and `ToolEnvReward` scores the final painting.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
 from brushwork.painter import paint
 from brushwork.train.episodes import Shot, revision_figures
 from brushwork.train.revisions import DEFECTS, defective, tool_call, tool_schema
-from brushwork.train.tiny import TinySpec, train_tokenizer
+from brushwork.train.tiny import TinySpec
 
 SMALL = TinySpec(corpus_sketches=80, chat_template="qwen3.5")
 
 
 @pytest.fixture(scope="module")
-def tokenizer():
-    return train_tokenizer(SMALL)
+def tokenizer(tiny_model):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(tiny_model(SMALL))
+
+
+@pytest.fixture
+def tiny(tiny_model, tmp_path) -> Path:
+    """This test's own copy of the session's tiny multi-turn model (a test may rewrite it)."""
+    return Path(shutil.copytree(tiny_model(SMALL), tmp_path / "tiny"))
 
 
 def test_tool_calls_round_trip_through_trl_parser(tokenizer):
@@ -47,15 +57,15 @@ def test_tool_calls_round_trip_through_trl_parser(tokenizer):
 
 
 def test_every_defect_is_a_real_one_and_the_fix_passes():
-    from brushwork.gate.reply import gate_static
+    from brushwork.gate import check
 
     code = paint(5, "peach hibiscus", jitter=0.0).code
-    assert gate_static(code).report.passed
+    assert check(code).passed
     expected = {"syntax": "syntax_error", "method": "disallowed_brush_method"}
     for kind in DEFECTS:
         broken = defective(code, kind)
         assert broken is not None and broken != code, kind
-        ids = {v.id for v in gate_static(broken).report.violations}
+        ids = set(check(broken).ids)
         assert (expected[kind] in ids) if kind in expected else not ids, (kind, ids)
 
 
@@ -107,20 +117,18 @@ def _script_bias(tokenizer, sketch: str) -> dict:
 @pytest.mark.slow
 @pytest.mark.chromium
 @pytest.mark.timeout(900)
-def test_one_multi_turn_grpo_step_calls_the_tool_and_revises(example_pool, tmp_path):
+def test_one_multi_turn_grpo_step_calls_the_tool_and_revises(example_pool, tiny, tmp_path):
+    from transformers import AutoTokenizer
+
     from brushwork.train.config import parse
     from brushwork.train.film import read_film
     from brushwork.train.run import train
-    from brushwork.train.tiny import build_tiny
 
-    folder = build_tiny(SMALL, tmp_path / "tiny")
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(folder)
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
     sketch = "\n".join(line for line in paint(2, "peach hibiscus", jitter=0.0).code.split("\n")
                        if not line.startswith("//"))
     args = parse(["--config", "tiny-cpu-multiturn", "--tiny", "false", "--model_name_or_path",
-                  str(folder), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
+                  str(tiny), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
                   "--num_generations", "2", "--per_device_train_batch_size", "2", "--max_completion_length", "1024",
                   "--report_to", "none", "--task_repeats", "1", "--workers", "2"], cpu=True)
     args[1].generation_kwargs = _script_bias(tokenizer, sketch)
@@ -140,7 +148,7 @@ def test_one_multi_turn_grpo_step_calls_the_tool_and_revises(example_pool, tmp_p
 @pytest.mark.slow
 @pytest.mark.chromium
 @pytest.mark.timeout(900)
-def test_eval_revisions_reports_turns_and_shows_first_and_final(example_pool, tmp_path):
+def test_eval_revisions_reports_turns_and_shows_first_and_final(example_pool, tiny, tmp_path):
     """`brushwork eval --revisions 1` on a model whose generation is scripted (as above) to
     submit a defective sketch: the critique comes back, it revises, and the report measures it."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -148,16 +156,14 @@ def test_eval_revisions_reports_turns_and_shows_first_and_final(example_pool, tm
     from brushwork.eval.runner import Plan, run_eval
     from brushwork.score.options import ScoringOptions
     from brushwork.train.film import read_film
-    from brushwork.train.tiny import build_tiny
 
-    folder = build_tiny(SMALL, tmp_path / "tiny")
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForCausalLM.from_pretrained(folder)
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    model = AutoModelForCausalLM.from_pretrained(tiny)
     sketch = "\n".join(line for line in paint(4, "peach hibiscus", jitter=0.0).code.split("\n")
                        if not line.startswith("//"))
     model.generation_config.sequence_bias = _script_bias(tokenizer, defective(sketch, "method"))["sequence_bias"]
-    model.save_pretrained(folder)
-    plan = Plan(model=str(folder), adapter=None, film=None, out=tmp_path / "eval",
+    model.save_pretrained(tiny)
+    plan = Plan(model=str(tiny), adapter=None, film=None, out=tmp_path / "eval",
                 scoring=ScoringOptions(workers=2, render_timeout_s=30), prompts=1, samples=2, revisions=1,
                 domains=("hibiscus",), max_new_tokens=400)
     result = run_eval(plan)

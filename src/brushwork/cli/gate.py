@@ -22,12 +22,12 @@ GATE_KEYS = tuple(f.name for f in fields(GateSettings)) + RENDER_KEYS
 async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
                       label: str):
     """Gate (and render) every file concurrently, with a progress bar. Returns Gated in file order."""
-    from brushwork.gate.reply import gate_reply, gate_static
+    from brushwork.gate import gate_reply
     from brushwork.render import Renderer
 
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     if not render:
-        return [gate_static(r, gate_cfg) for r in replies]
+        return [await gate_reply(r, config=gate_cfg) for r in replies]
     with progress() as bar:
         task = bar.add_task(label, total=len(files))
         async with Renderer(render_cfg) as renderer:

@@ -8,7 +8,7 @@ references: those would teach the answer key instead of painting.
 
 from __future__ import annotations
 
-from brushwork.gate.reply import Gated
+from brushwork.gate import Gated
 from brushwork.score.copies import Copy
 
 _MAX_ITEMS = 8   # violations / errors listed; the rest are counted

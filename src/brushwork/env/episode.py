@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from brushwork.env.critique import critique
 from brushwork.env.tasks import Task, make_task
 from brushwork.errors import ConfigError, EpisodeError
-from brushwork.gate.reply import Gated
-from brushwork.gate.verdict import Violation
+from brushwork.gate import Gated, Violation
 from brushwork.score.card import ScoreCard
 from brushwork.score.reward import preset_weights
 

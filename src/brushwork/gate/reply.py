@@ -1,52 +1,89 @@
-"""A whole reply through the gate: the sketch extracted, the static rules, then (when they pass)
-a real render and the run-time rules. The one gate-then-render path; `brushwork.score.pipeline` builds on it."""
+"""A reply through the gate. `check` is the one verdict: the static rules on the sketch's syntax
+tree and, given a `RenderResult`, the run-time rules. `gate_reply` is the one gate-then-render
+path: the static verdict, a real render when it passed, then the run-time rules."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from brushwork.gate import GateConfig, GateReport, check_render, check_sketch
-from brushwork.gate.rules import RULES_BY_ID
-from brushwork.gate.verdict import Violation
+from brushwork.gate.config import GateConfig
+from brushwork.gate.rules import RULES, RULES_BY_ID
+from brushwork.gate.verdict import Gated, GateReport, Violation
 from brushwork.render import Renderer, RenderResult
 from brushwork.sketch import Sketch, extract_sketch
 
-
-@dataclass(frozen=True)
-class Gated:
-    """One reply after the gate: its sketch, verdict and render (None when not rendered)."""
-
-    sketch: Sketch | None
-    report: GateReport
-    render: RenderResult | None
+_DEFAULT: GateConfig | None = None
 
 
-def gate_static(reply: str, config: GateConfig | None = None) -> Gated:
-    """The static rules only (no browser)."""
-    sketch = extract_sketch(reply)
-    if sketch is None:
-        rule = RULES_BY_ID["no_sketch"]
-        return Gated(None, GateReport((Violation(rule.id, rule.severity, "no p5.js sketch found in the reply"),),
-                                      sketch_found=False), None)
-    return Gated(sketch, check_sketch(sketch, config), None)
+def check(reply: str | Sketch, config: GateConfig | None = None, render: RenderResult | None = None) -> GateReport:
+    """Gate a whole model reply (fenced or raw code) or an extracted `Sketch`; with `render`,
+    the run-time rules too. Never raises for anything in the reply."""
+    cfg = _config(config)
+    sketch, report = _static(reply, cfg)
+    return _runtime(report, render, cfg) if sketch is not None and render is not None else report
 
 
-async def gate_reply(reply: str, renderer: Renderer, config: GateConfig | None = None, seed: int = 0,
-                     size: int | None = None, render_all: bool = False, use_cache: bool | None = None,
+async def gate_reply(reply: str, renderer: Renderer | None = None, config: GateConfig | None = None, *,
+                     seed: int = 0, size: int | None = None, render_all: bool = False,
+                     use_cache: bool | None = None,
                      on_render: Callable[[RenderResult], None] | None = None) -> Gated:
-    """Static gate, then render when it passed (or always, with `render_all`), then run-time rules.
-    `on_render` sees the render before the run-time rules read it (the scorer starts the work
-    its terms will need there, beside the OCR)."""
-    static = gate_static(reply, config)
-    sketch, report = static.sketch, static.report
-    if sketch is None or not (report.passed or render_all):
-        return static
-    size = size or (config or GateConfig()).canvas_size
-    render = await renderer.render(sketch.code, seed=seed, size=size, use_cache=use_cache)
+    """Static gate, then (given a `renderer`) render when it passed, or always with `render_all`,
+    then the run-time rules. Without a renderer, the static verdict with render None. `on_render`
+    sees the render before the run-time rules read it (the scorer starts the work its terms will
+    need there, beside the OCR)."""
+    cfg = _config(config)
+    sketch, report = _static(reply, cfg)
+    if renderer is None or sketch is None or not (report.passed or render_all):
+        return Gated(sketch, report, None)
+    render = await renderer.render(sketch.code, seed=seed, size=size or cfg.canvas_size, use_cache=use_cache)
     if on_render is not None:
         on_render(render)
     # The run-time rules read the painting (OCR, ~0.15 s): off the event loop, so renders and
     # judge calls of other replies keep going.
-    return Gated(sketch, await asyncio.to_thread(check_render, report, render, config), render)
+    return Gated(sketch, await asyncio.to_thread(_runtime, report, render, cfg), render)
+
+
+def _static(reply: str | Sketch, cfg: GateConfig) -> tuple[Sketch | None, GateReport]:
+    from brushwork.gate.syntax import parse
+
+    sketch = reply if isinstance(reply, Sketch) else extract_sketch(reply if isinstance(reply, str) else "")
+    if sketch is None:
+        rule = RULES_BY_ID["no_sketch"]
+        return None, GateReport((Violation(rule.id, rule.severity, "no p5.js sketch found in the reply"),),
+                                sketch_found=False)
+    facts = parse(sketch.code)
+    found: list[Violation] = []
+    offset = sketch.start_line - 1  # report lines of the reply, not of the extracted code
+    for rule in RULES:
+        if rule.static is None:
+            continue
+        for message, line in rule.static(facts, sketch.code, cfg):
+            found.append(Violation(rule.id, rule.severity, message, None if line is None else line + offset))
+    return sketch, GateReport(_dedupe(found))
+
+
+def _runtime(report: GateReport, render: RenderResult, cfg: GateConfig | None = None) -> GateReport:
+    """`report` with the run-time rules' verdicts on `render` added. Tests that judge a render by
+    the run-time rules alone pass an empty report, so the static rules stay out of their way."""
+    cfg = _config(cfg)
+    found = list(report.violations)
+    for rule in RULES:
+        if rule.runtime is None:
+            continue
+        for message, line, *severity in rule.runtime(render, cfg):
+            found.append(Violation(rule.id, severity[0] if severity else rule.severity, message, line))
+    return GateReport(_dedupe(found), sketch_found=report.sketch_found, rendered=True)
+
+
+def _config(config: GateConfig | None) -> GateConfig:
+    global _DEFAULT
+    if config is not None:
+        return config
+    if _DEFAULT is None:
+        _DEFAULT = GateConfig()
+    return _DEFAULT
+
+
+def _dedupe(violations: list[Violation]) -> tuple[Violation, ...]:
+    return tuple(dict.fromkeys(violations))

@@ -1,9 +1,13 @@
-"""The gate's verdict as data: `Violation` (rule id, severity, message, line) and `GateReport`."""
+"""The gate's verdict as data: `Violation` (rule id, severity, message, line), `GateReport`, and
+`Gated` (a reply's sketch, report and render together)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from brushwork.render.result import RenderResult
+from brushwork.sketch import Sketch
 
 Severity = Literal["cheat", "broken", "infra"]
 
@@ -46,3 +50,12 @@ class GateReport:
 
     def to_dict(self) -> dict:
         return {"passed": self.passed, "violations": [v.to_dict() for v in self.violations]}
+
+
+@dataclass(frozen=True)
+class Gated:
+    """One reply after the gate: its sketch, verdict and render (None when not rendered)."""
+
+    sketch: Sketch | None
+    report: GateReport
+    render: RenderResult | None

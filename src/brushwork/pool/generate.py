@@ -25,7 +25,7 @@ from importlib import resources
 
 from brushwork.core.chat import ChatClient, Retry, image_part
 from brushwork.errors import ConfigError, ModelUnavailable
-from brushwork.gate import GateReport, check
+from brushwork.gate import GateReport, check, gate_reply
 from brushwork.pool.store import PoolStore
 
 
@@ -215,8 +215,6 @@ class _Session:
 
     async def chain(self, subject: str, sample: int, rounds: int) -> list[Candidate]:
         """The first draft, then `rounds` revisions; stops at the first infrastructure failure."""
-        from brushwork.gate.reply import gate_reply
-
         prompt = self.prompts.user_text(subject)
         messages = [{"role": "system", "content": self.prompts.system}, {"role": "user", "content": prompt}]
         attempts: list[Candidate] = []

@@ -17,8 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 
 from brushwork.errors import ConfigError
-from brushwork.gate import GateConfig
-from brushwork.gate.reply import Gated
+from brushwork.gate import GateConfig, Gated
 from brushwork.render import RenderBackend, RenderResult, SyncRenderer
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions

@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 
 from brushwork.errors import ConfigError
-from brushwork.gate.reply import Gated, gate_reply
+from brushwork.gate import Gated, gate_reply
 from brushwork.pool import Pool
 from brushwork.render import Renderer
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
@@ -48,12 +48,13 @@ class Scorer:
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
         t0 = time.perf_counter()
-        gated = await self.gate(reply, seed)
+        gated = await self.gate(reply, seed, prefetch=True)   # it is scored: start the terms' work now
         return await self.score_gated(gated, seed, group_seed, subject, t0)
 
-    async def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = True) -> Gated:
-        """`gate_reply` with this scorer's gate; with `prefetch`, the terms' local work on the
-        painting (a taste model's embedding) runs in a thread beside the run-time gate's OCR."""
+    async def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Gated:
+        """`gate_reply` with this scorer's gate; with `prefetch` (when the reply will be scored),
+        the terms' local work on the painting (a taste model's embedding) runs in a thread beside
+        the run-time gate's OCR."""
         started: list[asyncio.Future] = []
 
         def on_render(render):

@@ -20,6 +20,7 @@ and run-time defects render; static defects are critiqued by the static gate alo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -89,17 +90,18 @@ def sample_critiques() -> list[str]:
     """Critiques of each kind of defect and of a passed painting, from the static gate (no
     render), for the tiny tokenizer's corpus."""
     from brushwork.env.critique import critique
-    from brushwork.gate.reply import gate_static
+    from brushwork.gate import gate_reply
     from brushwork.painter import paint
 
-    texts = []
+    async def static(replies):
+        return [await gate_reply(reply) for reply in replies]   # no renderer: the static verdict
+
+    broken = []
     for i, kind in enumerate((*DEFECTS, "good", "good")):
         code = paint(i, jitter=0.0).code
-        broken = code if kind == "good" else defective(code, kind) or code
-        gated = gate_static(broken)
-        texts.append(critique(gated, i % 2, 1 - i % 2) + f"\nCoverage: {4.5 + 7.3 * i:.1f}% of the canvas differs "
-                                                          "from the paper colour.")
-    return texts
+        broken.append(code if kind == "good" else defective(code, kind) or code)
+    return [critique(gated, i % 2, 1 - i % 2) + f"\nCoverage: {4.5 + 7.3 * i:.1f}% of the canvas differs from the "
+            "paper colour." for i, gated in enumerate(asyncio.run(static(broken)))]
 
 
 def revision_rows(count: int, pipeline, revisions: int, seed: int = 0, domains: list[str] | None = None,
