@@ -112,9 +112,7 @@ class RenderSettings:
         return _cpu_budget(self.render_cpu_budget_s)
 
     def render_config(self, **changes) -> RenderConfig:
-        values = {name: getattr(self, key) for name, key in AS_SETTING.items()}
-        return RenderConfig(**{**values, "workers": self.render_workers, "cpu_budget_s": self.cpu_budget_s,
-                               **changes})
+        return RenderConfig(**{**{name: getattr(self, key) for name, key in AS_SETTING.items()}, **changes})
 
 
 DECLARED = {f.name: f for f in fields(RenderSettings)}
