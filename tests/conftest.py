@@ -1,5 +1,5 @@
 """Shared fixtures: one real renderer (real Chromium, real p5.brush) per test session, a
-private cache folder for everything brushwork caches, and the example pool."""
+private cache folder for everything brushwork caches, the example pool and the tiny models."""
 
 from __future__ import annotations
 
@@ -38,6 +38,16 @@ def example_pool(renderer):
     from brushwork.pool import example_pool_dir, load_pool
 
     return load_pool(example_pool_dir(), renderer=renderer)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    """`tiny_model(spec)`: the folder of the tiny model of a `TinySpec`, built once per session
+    (training its tokenizer is most of the cost). Shared: a test that writes to it copies it."""
+    from brushwork.train.tiny import build_tiny
+
+    root = tmp_path_factory.mktemp("tiny-models")
+    return lambda spec: build_tiny(spec, root / spec.key)
 
 
 # -- what a test needs ------------------------------------------------------------------------------
