@@ -32,9 +32,10 @@ from dataclasses import dataclass, replace
 from math import cos, pi, sin
 
 FAMILIES = ("wash", "flat")      # what the reward's design saw (benchmark seeds 0-11)
-HELD_OUT_FAMILIES = ("blob",)    # what it never saw
-# Written for taste v6 before any v6 structure feature was measured; joins HELD_OUT_FAMILIES
-# (and blob joins FAMILIES) when v6's features are chosen on blob. Never scored yet.
+HELD_OUT_FAMILIES = ("blob",)    # what no design choice was made on (v6 measured features on it, adopted none)
+# Written before any structure feature beyond linework was measured; joins HELD_OUT_FAMILIES (and
+# blob joins FAMILIES) when the taste model adopts one chosen on blob. Taste v6 only put linework on a
+# ramp; the candidates measured on blob for it were not adopted. Never scored yet.
 NEXT_HELD_OUT = ("scribble",)
 
 

@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 7
 # How far the deterministic build may move what the reward reads (benchmarks/RESULTS.md measures it).
 PAINT_TOLERANCE = 0.01   # fraction of the canvas; the gate's own threshold is 0.005 (verdicts compared too)
-# On the 0-1 aesthetic. The medium features moved at most 0.011 (nope_chaotic_scribble, 14 k edge pixels);
-# taste v5's linework bound counts pixels past a depth threshold, so an edge that moves a few levels moves
-# a painting near that bound further: measured 0.041 (recipe_08_lavender, 0.631 -> 0.590).
-TASTE_TOLERANCE = 0.05
+# On the 0-1 aesthetic. The medium features moved at most 0.012 (nope_chaotic_scribble, 14 k edge pixels).
+# Taste v5's linework counted pixels past one depth threshold and so moved recipe_08_lavender 0.041; since v6
+# each pixel counts by a ramp over its depth and the most any sketch moved is 0.013 (painter_0; lavender 0.001).
+TASTE_TOLERANCE = 0.02
 
 
 @pytest.fixture(scope="module")

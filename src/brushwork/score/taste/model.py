@@ -47,7 +47,7 @@ from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.support import Support
 
-VERSION = 5
+VERSION = 6
 KINDS = ("classical", "embedding", "both")
 CHOICES = ("auto",) + KINDS
 L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
