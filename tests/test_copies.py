@@ -18,6 +18,7 @@ from brushwork.painter import paint
 from brushwork.pool.folder import Pool
 from brushwork.score.card import ScoreCard
 from brushwork.score.copies import Copy, CopyDetector
+from brushwork.score.copy_image import ImageIndex, Search
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 
@@ -109,6 +110,17 @@ def test_a_rewritten_pool_sketch_is_a_copy_by_its_source(example_pool, detector,
     assert read.id == pid and read.similarity >= DEFAULTS.copy_source_similarity, (name, read)
 
 
+def test_a_pool_sketch_rendered_at_another_seed_is_a_copy(renderer, example_pool, detector):
+    """Other brush randomness moves the picture (this one's to 0.83 of itself, under the picture
+    threshold), not the sketch: the sketch side finds it."""
+    i = item(example_pool, CALIBRATION[1])
+    code = i.source.read_text()
+    again = renderer.render(code, seed=1)
+    assert again.ok and again.png != i.image_bytes()
+    copy = detector.match(again.png, code)
+    assert copy is not None and copy.id == i.id and copy.how in ("source", "both"), copy
+
+
 # ---------------------------------------------------------------- the legal twins
 
 
@@ -122,6 +134,15 @@ def test_honest_paintings_are_not_copies(rendered, detector):
     held_out = [n for n in names if not n.startswith("painter") or int(n.split()[1]) in HELD_OUT_SEEDS]
     assert max(detector.sources.nearest(rendered[n][0]).similarity for n in held_out) < 0.8 * \
         DEFAULTS.copy_source_similarity
+
+
+def test_two_paintings_of_one_layout_are_apart_once_confirmed(example_pool):
+    """The confirm pass's legal twin: a pool pair of one layout that the 48 px search alone puts
+    above the threshold (0.88) and the 96 px confirm well below it (0.67)."""
+    a, b = item(example_pool, CALIBRATION[1]), item(example_pool, "okay_coral_hibiscus_bud_stem")
+    fine = ImageIndex([b.id], [b.image_bytes()], Search(confirm=0)).nearest(a.image_bytes())
+    confirmed = ImageIndex([b.id], [b.image_bytes()]).nearest(a.image_bytes())
+    assert fine.similarity >= DEFAULTS.copy_image_similarity > confirmed.similarity + 0.1, (fine, confirmed)
 
 
 def test_the_pool_eval_items_are_not_copies_of_its_train_items(example_pool):

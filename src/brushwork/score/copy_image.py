@@ -1,50 +1,71 @@
 """The picture side of copy detection: is a painting a pool painting moved, turned or recoloured?
 
-Each painting is reduced to an edge map of its content: the colour distance of every pixel
+Each painting is reduced to edge maps of its content: the colour distance of every pixel
 from the paper (the modal colour), so blank paper is 0 and an empty painting has no edges;
-its gradient magnitude at `SIZE` x `SIZE`, lightly blurred. Brightness, contrast and hue shifts
-move the paper and the paint together and hardly move the edges; the map is compared by
-normalised cross-correlation, so its scale drops out.
+its gradient magnitude at a few sizes, lightly blurred. Brightness, contrast and hue shifts
+move the paper and the paint together and hardly move the edges; the maps are compared by
+normalised cross-correlation, so their scale drops out.
 
-A candidate is undone by each of the 8 turns and mirrors of the square and each of `SCALES`,
-and correlated with a pool painting over every translation at once (FFT). The correlation is
-normalised by the pool map's energy inside the window the candidate covers, so a crop (the
-candidate shows only part of the pool painting, enlarged) still reaches ~1; windows that cover
-less than `MIN_OVERLAP` of either picture do not count. A coarse pass (`COARSE` px) ranks every
-pool painting; the full search runs on the `SHORTLIST` nearest.
+A candidate is undone by the 8 turns and mirrors of the square and by a set of scales, and
+correlated with a pool painting over every translation at once (FFT). The correlation is
+normalised by the pool map's energy inside the window the candidate covers (a summed-area
+table), so a crop (the candidate shows only part of the pool painting, enlarged) still
+reaches ~1; windows that cover less than `MIN_OVERLAP` of either picture do not count.
+
+Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
+every turn) ranks every pool painting and its turns; the fine pass (48 px, 7 scales from 0.75
+to 1.33) runs on the 3 nearest paintings at their 4 best turns; the confirm pass (96 px) runs
+on the best of those alone, at its turn and 5 scales around its scale. The similarity is the
+confirm pass's: at 96 px two paintings that merely share a layout fall well below a copy.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
 
-from brushwork.core.images import on_white
+from brushwork.core.images import PAPER
 
-SIZE = 48                  # fine edge map, px (1 px = 12.5 px of a 600 px canvas)
-COARSE = 16                # coarse edge map for the shortlist, px
-SHORTLIST = 3              # pool paintings the fine search runs on
-SCALES = (0.75, 0.83, 0.91, 1.0, 1.1, 1.21, 1.33)   # candidate size / pool size
-COARSE_SCALES = (0.8, 1.0, 1.25)
 MIN_OVERLAP = 0.5          # of each picture's area, for a translation to count
 _WORK = 144                # the painting is reduced to this before the paper is found
 _EMPTY = 1e-6              # edge energy below which a painting has no content to compare
+_FLOOR = 1e-6              # window energy, as a share of the map's, below which a window has no content
+SHIFTED = 20.0             # canvas px (of 600) of shift that reads as shifted rather than rounding
 RECOLOURED = 24.0          # mean paint colour difference (0-255 per channel) that reads as recoloured
 # (rot90 turns, mirrored) for each of the 8 ways back; names say what was done to the pool painting
 _TURNS = {(0, False): "", (0, True): "mirrored", (1, False): "rotated 90°", (2, False): "rotated 180°",
           (3, False): "rotated 270°", (2, True): "flipped upside down", (1, True): "mirrored and rotated 90°",
           (3, True): "mirrored and rotated 270°"}
+_TURN_KEYS = list(_TURNS)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How the picture search looks: the map size and scales of each pass and what each pass keeps.
+
+    The defaults are the detector's; the threshold `copy_image_similarity` was set on them."""
+
+    size: int = 48                                             # fine edge map, px (1 px = 12.5 px of 600)
+    scales: tuple[float, ...] = (0.75, 0.83, 0.91, 1.0, 1.1, 1.21, 1.33)   # candidate size / pool size
+    coarse: int = 16                                           # coarse edge map, px
+    coarse_scales: tuple[float, ...] = (0.8, 1.0, 1.25)
+    shortlist: int = 3                                         # pool paintings the fine pass runs on
+    turns: int = 4                                             # of their turns the fine pass tries (8: all)
+    confirm: int = 96                                          # confirm edge map, px; 0: no confirm pass
+    confirm_steps: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)   # times the fine pass's scale
 
 
 @dataclass(frozen=True)
 class Picture:
-    """A painting as the detector compares it: edge maps and its mean paint colour."""
+    """A painting as the detector compares it: an edge map for each pass and its mean paint colour."""
 
-    fine: np.ndarray
     coarse: np.ndarray
-    paint: np.ndarray        # ink-weighted mean RGB of the paint, 0-255
+    fine: np.ndarray
+    confirm: np.ndarray | None   # None when the search has no confirm pass
+    paint: np.ndarray            # ink-weighted mean RGB of the paint, 0-255
 
 
 @dataclass(frozen=True)
@@ -54,9 +75,13 @@ class ImageMatch:
     transform: str           # e.g. "mirrored, scaled 0.83, shifted 25 px, recoloured"; "" for none
 
 
-def picture(png: bytes) -> Picture:
-    """The edge maps of a PNG's content (paper subtracted) and its mean paint colour."""
-    rgb = np.asarray(on_white(png).resize((_WORK, _WORK), Image.Resampling.BOX), dtype=np.float32)
+def picture(png: bytes, search: Search) -> Picture:
+    """The edge maps of a PNG's content (paper subtracted), at each pass's size, and its mean paint colour."""
+    with Image.open(io.BytesIO(png)) as im:
+        small = im.convert("RGBA").resize((_WORK, _WORK), Image.Resampling.BOX)
+    # laid on white after the reduction, not before: the same picture for a 25th of the work
+    rgb = np.asarray(Image.alpha_composite(Image.new("RGBA", small.size, PAPER), small).convert("RGB"),
+                     dtype=np.float32)
     flat = rgb.reshape(-1, 3)
     q = np.rint(flat).astype(np.int32)
     packed = (q[:, 0] << 16) | (q[:, 1] << 8) | q[:, 2]
@@ -66,96 +91,161 @@ def picture(png: bytes) -> Picture:
     ink = np.sqrt(((rgb - paper) ** 2).sum(axis=2)) / 441.7
     weight = ink.reshape(-1)
     paint = (flat * weight[:, None]).sum(axis=0) / weight.sum() if weight.sum() > 0 else paper
-    return Picture(_edges(ink, SIZE), _edges(ink, COARSE), paint)
+    confirm = _edges(ink, search.confirm) if search.confirm else None
+    return Picture(_edges(ink, search.coarse), _edges(ink, search.size), confirm, paint)
 
 
 def _edges(ink: np.ndarray, size: int) -> np.ndarray:
-    small = np.asarray(Image.fromarray(ink).resize((size, size), Image.Resampling.BOX), dtype=np.float64)
+    small = np.asarray(Image.fromarray(ink).resize((size, size), Image.Resampling.BOX), dtype=np.float32)
     gy, gx = np.gradient(small)
     m = np.pad(np.hypot(gx, gy), 1, mode="edge")
     m = (m[:-2] + 2 * m[1:-1] + m[2:]) / 4
     return (m[:, :-2] + 2 * m[:, 1:-1] + m[:, 2:]) / 4
 
 
-class _Level:
-    """The correlation search at one map size, over a fixed set of pool maps."""
+def _side(size: int, scale: float) -> int:
+    """The side a candidate map is resized to so that it is at the pool's scale again."""
+    return max(4, round(size / scale))
 
-    def __init__(self, maps: np.ndarray, scales: tuple[float, ...]):
-        self.size, self.scales = maps.shape[1], scales
-        self.sides = [max(4, round(self.size / s)) for s in scales]
-        self.fft = self.size + max(self.sides)   # no wrap-around: every lag is a real one
-        shape = (self.fft, self.fft)
-        self.pool = np.fft.rfft2(maps, shape)
-        squares = np.fft.rfft2(maps ** 2, shape)
-        self.energy, self.valid = [], []
-        lag = np.arange(self.fft)
-        self.lag = np.where(lag > self.fft // 2, lag - self.fft, lag)
-        for n in self.sides:
-            window = np.conj(np.fft.rfft2(np.ones((n, n)), shape))
-            self.energy.append(np.sqrt(np.maximum(np.fft.irfft2(squares * window, shape), 1e-12)))
-            cover = np.clip(np.minimum(self.size, self.lag + n) - np.maximum(0, self.lag), 0, None)
-            both = np.outer(cover, cover)
-            self.valid.append((both >= MIN_OVERLAP * self.size ** 2) & (both >= MIN_OVERLAP * n * n))
 
-    def search(self, candidate: np.ndarray, rows: np.ndarray) -> list[tuple[float, int, int, int, int]]:
-        """For each pool row: (best NCC, turn index, scale index, lag y, lag x)."""
-        shape = (self.fft, self.fft)
-        best = [(0.0, 0, 0, 0, 0)] * len(rows)
-        turns = [np.rot90(candidate, k)[:, ::-1] if flip else np.rot90(candidate, k) for k, flip in _TURNS]
-        for si, n in enumerate(self.sides):
-            variants = np.stack([_resize(t, n) for t in turns])
-            norms = np.linalg.norm(variants.reshape(len(turns), -1), axis=1)
-            spectra = np.conj(np.fft.rfft2(variants, shape))
-            cc = np.fft.irfft2(self.pool[rows][:, None] * spectra[None], shape)
-            ncc = cc / (norms[None, :, None, None] * self.energy[si][rows][:, None]) * self.valid[si]
-            flat = ncc.reshape(len(rows), -1)
-            top = np.argmax(flat, axis=1)
-            for r in np.flatnonzero(flat[np.arange(len(rows)), top] > [b[0] for b in best]):
-                ti, y, x = np.unravel_index(int(top[r]), ncc.shape[1:])
-                best[r] = (float(flat[r, top[r]]), int(ti), si, int(self.lag[y]), int(self.lag[x]))
-        return best
+def _fast(n: int) -> int:
+    """The smallest FFT length >= n with no prime factor above 5 (232 = 8 x 29 takes twice 240's time)."""
+    while True:
+        m = n
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        if m == 1:
+            return n
+        n += 1
+
+
+def _turn(m: np.ndarray, t: int) -> np.ndarray:
+    k, flip = _TURN_KEYS[t]
+    turned = np.rot90(m, k)
+    return turned[:, ::-1] if flip else turned
 
 
 def _resize(m: np.ndarray, n: int) -> np.ndarray:
     if m.shape[0] == n:
-        return np.ascontiguousarray(m)
-    return np.asarray(Image.fromarray(m.astype(np.float32)).resize((n, n), Image.Resampling.BILINEAR),
-                      dtype=np.float64)
+        return m
+    return np.asarray(Image.fromarray(m).resize((n, n), Image.Resampling.BILINEAR), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class _Hits:
+    """The best shift of each (pool row, turn) pair searched: arrays shaped like the turns asked for."""
+
+    value: np.ndarray
+    scale: np.ndarray        # index into the scales searched
+    lag_y: np.ndarray
+    lag_x: np.ndarray
+
+
+class _Level:
+    """The correlation search at one map size over a fixed stack of pool maps, for candidate
+    sides up to `largest` px (FFTs of size + largest: no wrap-around, every lag is a real one)."""
+
+    def __init__(self, maps: np.ndarray, largest: int):
+        self.size = maps.shape[1]
+        self.fft = _fast(self.size + largest)
+        self.pool = np.fft.rfft2(maps, (self.fft, self.fft))
+        squares = np.zeros((len(maps), self.size + 1, self.size + 1))
+        squares[:, 1:, 1:] = (maps.astype(np.float64) ** 2).cumsum(axis=1).cumsum(axis=2)
+        self.squares = squares                       # summed-area table of the squared maps
+        self.floor = _FLOOR * squares[:, -1, -1]
+        lag = np.arange(self.fft)
+        self.lag = np.where(lag > self.fft // 2, lag - self.fft, lag)
+        self._weights: dict[int, np.ndarray] = {}
+
+    def weights(self, n: int) -> np.ndarray:
+        """1 / (pool energy under an n x n window) at every lag, 0 where the window overlaps too little."""
+        if n not in self._weights:
+            lo, hi = np.clip(self.lag, 0, self.size), np.clip(self.lag + n, 0, self.size)
+            s = self.squares
+            energy = (s[:, hi][:, :, hi] - s[:, lo][:, :, hi] - s[:, hi][:, :, lo] + s[:, lo][:, :, lo])
+            cover = hi - lo
+            both = np.outer(cover, cover)
+            valid = (both >= MIN_OVERLAP * self.size ** 2) & (both >= MIN_OVERLAP * n * n)
+            energy = np.maximum(energy, self.floor[:, None, None])
+            self._weights[n] = (valid / np.sqrt(energy)).astype(np.float32)
+        return self._weights[n]
+
+    def search(self, candidate: np.ndarray, rows: np.ndarray, turns: np.ndarray,
+               scales: tuple[float, ...]) -> _Hits:
+        """For each row and each of its turns (`turns`: rows x k turn indices): the best NCC over
+        `scales` and every shift."""
+        shape = (self.fft, self.fft)
+        used, where = np.unique(turns, return_inverse=True)
+        where = where.reshape(turns.shape)
+        value = np.full(turns.shape, -np.inf, dtype=np.float32)
+        best = [np.zeros(turns.shape, dtype=int) for _ in range(3)]
+        for si, scale in enumerate(scales):
+            n = _side(self.size, scale)
+            small = _resize(candidate, n)
+            variants = np.stack([_turn(small, int(t)) for t in used])
+            norms = np.linalg.norm(variants.reshape(len(used), -1), axis=1)
+            spectra = np.conj(np.fft.rfft2(variants, shape))
+            cc = np.fft.irfft2(self.pool[rows][:, None] * spectra[where], shape)
+            ncc = (cc * self.weights(n)[rows][:, None]).reshape(*turns.shape, -1)
+            top = np.argmax(ncc, axis=-1)
+            got = np.take_along_axis(ncc, top[..., None], axis=-1)[..., 0] / norms[where]
+            better = got > value
+            value = np.where(better, got, value)
+            y, x = np.unravel_index(top, shape)
+            for field, new in zip(best, (si, self.lag[y], self.lag[x])):
+                field[better] = np.broadcast_to(new, turns.shape)[better]
+        return _Hits(value, *best)
 
 
 class ImageIndex:
     """The pool's paintings, ready to be searched for the one a painting reproduces."""
 
-    def __init__(self, ids: list[str], pngs: list[bytes]):
-        self.ids = ids
-        self.pictures = [picture(png) for png in pngs]
-        self.fine = _Level(np.stack([p.fine for p in self.pictures]), SCALES) if ids else None
-        self.coarse = _Level(np.stack([p.coarse for p in self.pictures]), COARSE_SCALES) if ids else None
+    def __init__(self, ids: list[str], pngs: list[bytes], search: Search = Search()):
+        self.ids, self.how = ids, search
+        self.pictures = [picture(png, search) for png in pngs]
+        self.coarse = self.fine = None
+        if ids:
+            coarse, fine = np.stack([p.coarse for p in self.pictures]), np.stack([p.fine for p in self.pictures])
+            self.coarse = _Level(coarse, _side(search.coarse, min(search.coarse_scales)))
+            self.fine = _Level(fine, _side(search.size, min(search.scales)))
 
     def nearest(self, png: bytes) -> ImageMatch | None:
         """The pool painting whose edges this painting's edges match best, however moved."""
         if not self.ids:
             return None
-        cand = picture(png)
+        how = self.how
+        cand = picture(png, how)
         if np.linalg.norm(cand.fine) < _EMPTY:
             return None                      # bare paper: nothing to copy
-        coarse = self.coarse.search(cand.coarse, np.arange(len(self.ids)))
-        rows = np.argsort([-c[0] for c in coarse])[:SHORTLIST]
-        fine = self.fine.search(cand.fine, rows)
-        k = int(np.argmax([f[0] for f in fine]))
-        value, ti, si, dy, dx = fine[k]
-        row = int(rows[k])
-        return ImageMatch(self.ids[row], min(1.0, max(0.0, value)), self._transform(cand, row, ti, si, dy, dx))
+        every = np.arange(len(self.ids))
+        coarse = self.coarse.search(cand.coarse, every, np.tile(np.arange(8), (len(every), 1)),
+                                    how.coarse_scales).value
+        rows = np.argsort(-coarse.max(axis=1), kind="stable")[:how.shortlist]
+        turns = np.argsort(-coarse[rows], axis=1, kind="stable")[:, :how.turns]
+        fine = self.fine.search(cand.fine, rows, turns, how.scales)
+        r, k = np.unravel_index(int(np.argmax(fine.value)), turns.shape)
+        row, turn, scale = int(rows[r]), int(turns[r, k]), how.scales[fine.scale[r, k]]
+        value, size, dy, dx = float(fine.value[r, k]), how.size, int(fine.lag_y[r, k]), int(fine.lag_x[r, k])
+        if how.confirm:
+            scales = tuple(scale * step for step in how.confirm_steps)
+            level = _Level(self.pictures[row].confirm[None], _side(how.confirm, min(scales)))
+            hit = level.search(cand.confirm, np.zeros(1, dtype=int), np.array([[turn]]), scales)
+            value, scale, size = float(hit.value[0, 0]), scales[hit.scale[0, 0]], how.confirm
+            dy, dx = int(hit.lag_y[0, 0]), int(hit.lag_x[0, 0])
+        transform = self._transform(cand, row, turn, scale, _side(size, scale), size, dy, dx)
+        return ImageMatch(self.ids[row], min(1.0, max(0.0, value)), transform)
 
-    def _transform(self, cand: Picture, row: int, ti: int, si: int, dy: int, dx: int) -> str:
-        parts = [list(_TURNS.values())[ti]]
-        if SCALES[si] != 1.0:
-            parts.append(f"scaled {SCALES[si]:g}")
-        # a scaling about the centre puts the candidate's box at lag (SIZE - side) / 2
-        centred = (SIZE - self.fine.sides[si]) / 2
-        dy, dx = dy - centred, dx - centred
-        if max(abs(dy), abs(dx)) >= 2:
-            parts.append(f"shifted {round(np.hypot(dy, dx) * 600 / SIZE)} px")
+    def _transform(self, cand: Picture, row: int, turn: int, scale: float, side: int, size: int,
+                   dy: int, dx: int) -> str:
+        parts = [_TURNS[_TURN_KEYS[turn]]]
+        if abs(scale - 1) > 0.02:
+            parts.append(f"scaled {round(scale, 2):g}")
+        # a scaling about the centre puts the candidate's box at lag (size - side) / 2
+        centred = (size - side) / 2
+        shift = np.hypot(dy - centred, dx - centred) * 600 / size
+        if shift >= SHIFTED:
+            parts.append(f"shifted {round(shift)} px")
         if np.abs(cand.paint - self.pictures[row].paint).mean() > RECOLOURED:
             parts.append("recoloured")
         return ", ".join(p for p in parts if p)
