@@ -171,10 +171,15 @@ def pool_vs_pool(pool, options) -> list[str]:
 
 
 def main() -> None:
+    from brushwork.score.copy_image import Search
+    from brushwork.score.options import ScoringOptions
+
     console = Console()
     blocks = run(console)
+    defaults = ScoringOptions()
     header = (f"## Copy detection (`benchmarks/copies.py`, {datetime.date.today()})\n\n"
-              "Thresholds: image 0.86 (edge correlation, confirmed at 96 px), source 0.5 (share of distinctive "
+              f"Thresholds: image {defaults.copy_image_similarity:g} (edge correlation, confirmed at "
+              f"{Search().confirm} px), source {defaults.copy_source_similarity:g} (share of distinctive "
               "fingerprints). "
               "\"total\" is the default scorer's (a copy's judge term is 0), \"total, judge_copies\" the same "
               "reply judged as if it were honest.")
