@@ -59,12 +59,14 @@ def run(console: Console) -> tuple[list, int, int]:
         for item in track(items, description="image attacks", console=console):
             for _ in range(IMAGE_MOVES):
                 png, how = drawn_image_attack(item.image_bytes(), rng)
-                seen = detector.images.nearest(png)
-                hit = seen.id == item.id and seen.similarity >= options.copy_image_similarity
-                sims.append(seen.similarity if seen.id == item.id else 0.0)
+                seen = detector.images.nearest(png)   # None: no content to compare
+                right = seen is not None and seen.id == item.id
+                hit = right and seen.similarity >= options.copy_image_similarity
+                sims.append(seen.similarity if right else 0.0)
                 flags.append(hit)
                 if not hit:
-                    misses.append([item.id, "image", how, f"{seen.similarity:.3f}", seen.id])
+                    misses.append([item.id, "image", how, f"{seen.similarity:.3f}" if seen else "-",
+                                   seen.id if seen else "-"])
         attack_rows.append(_summary("Pillow compound moves", sims, flags))
         movable = [i for i in items if TRANSLATE in i.source.read_text()]
         chosen = rng.sample(movable, min(SKETCH_MOVES, len(movable)))
@@ -75,11 +77,13 @@ def run(console: Console) -> tuple[list, int, int]:
         for (item, code, how), result in zip(moved, results):
             copy = detector.match(result.png, code)
             seen = detector.images.nearest(result.png)
+            right = seen is not None and seen.id == item.id
             either.append(copy is not None and copy.id == item.id)
-            picture.append(seen.id == item.id and seen.similarity >= options.copy_image_similarity)
-            picture_sims.append(seen.similarity if seen.id == item.id else 0.0)
+            picture.append(right and seen.similarity >= options.copy_image_similarity)
+            picture_sims.append(seen.similarity if right else 0.0)
             if not picture[-1]:
-                misses.append([item.id, "sketch (picture side)", how, f"{seen.similarity:.3f}", seen.id])
+                misses.append([item.id, "sketch (picture side)", how, f"{seen.similarity:.3f}" if seen else "-",
+                               seen.id if seen else "-"])
         attack_rows.append(_summary("moved sketches, either side", picture_sims, either))
         attack_rows.append(_summary("moved sketches, picture side alone", picture_sims, picture))
 
@@ -100,7 +104,7 @@ def run(console: Console) -> tuple[list, int, int]:
         for title, names in sets.items():
             pngs = [rendered[n].png for n in names]
             flagged = [detector.match(p, honest[n]) is not None for p, n in zip(pngs, names)]
-            image = max(detector.images.nearest(p).similarity for p in pngs)
+            image = max((m.similarity for m in map(detector.images.nearest, pngs) if m), default=0.0)
             source = max(detector.sources.nearest(honest[n]).similarity for n in names)
             false_flags += sum(flagged)
             honest_rows.append([title, str(len(names)), f"{image:.3f}", f"{source:.3f}", str(sum(flagged))])
