@@ -65,7 +65,7 @@ def run(console: Console) -> tuple[list, int, int]:
                 sims.append(seen.similarity if right else 0.0)
                 flags.append(hit)
                 if not hit:
-                    misses.append([item.id, "image", how, f"{seen.similarity:.3f}" if seen else "-",
+                    misses.append([item.id, "Pillow", how, f"{seen.similarity:.3f}" if seen else "-",
                                    seen.id if seen else "-"])
         attack_rows.append(_summary("Pillow compound moves", sims, flags))
         movable = [i for i in items if TRANSLATE in i.source.read_text()]
@@ -82,37 +82,38 @@ def run(console: Console) -> tuple[list, int, int]:
             picture.append(right and seen.similarity >= options.copy_image_similarity)
             picture_sims.append(seen.similarity if right else 0.0)
             if not picture[-1]:
-                misses.append([item.id, "sketch (picture side)", how, f"{seen.similarity:.3f}" if seen else "-",
+                misses.append([item.id, "moved sketch", how, f"{seen.similarity:.3f}" if seen else "-",
                                seen.id if seen else "-"])
         attack_rows.append(_summary("moved sketches, either side", picture_sims, either))
         attack_rows.append(_summary("moved sketches, picture side alone", picture_sims, picture))
 
-        honest = {f"painter {s}": paint(s).code for s in PAINTER_SEEDS}
-        sets = {"painter seeds 8-39": list(honest)}
-        for name, code in honest_sketches().items():
-            if not name.startswith("painter"):
-                for s in RENDER_SEEDS:
-                    honest[f"{name} @ seed {s}"] = code
-        sets["good examples, seeds 1-2"] = [k for k in honest if k.startswith("good_")]
-        sets["benchmark sketches, seeds 1-2"] = [k for k in honest if k.startswith("recipe_")]
-        rendered = {}
+        # name -> (code, render seed)
+        honest = {f"painter {s}": (paint(s).code, 0) for s in PAINTER_SEEDS}
+        honest.update({f"{name} @ seed {s}": (code, s) for name, code in honest_sketches().items()
+                       if not name.startswith("painter") for s in RENDER_SEEDS})
+        seeds = f"seeds {RENDER_SEEDS[0]}-{RENDER_SEEDS[-1]}"
+        sets = {f"painter seeds {PAINTER_SEEDS[0]}-{PAINTER_SEEDS[-1]}": "painter",
+                f"good examples, {seeds}": "good_", f"benchmark sketches, {seeds}": "recipe_"}
+        png = {}
         with console.status(f"rendering {len(honest)} honest paintings"):
-            for s in (0, *RENDER_SEEDS):
-                names = [k for k in honest if (f"@ seed {s}" in k) or (s == 0 and k.startswith("painter"))]
-                rendered.update(zip(names, renderer.render_many([honest[k] for k in names], seed=s)))
+            for s in {seed for _, seed in honest.values()}:
+                names = [k for k, (_, seed) in honest.items() if seed == s]
+                results = renderer.render_many([honest[k][0] for k in names], seed=s)
+                png.update((k, r.png) for k, r in zip(names, results))
         false_flags = 0
-        for title, names in sets.items():
-            pngs = [rendered[n].png for n in names]
-            flagged = [detector.match(p, honest[n]) is not None for p, n in zip(pngs, names)]
-            image = max((m.similarity for m in map(detector.images.nearest, pngs) if m), default=0.0)
-            source = max(detector.sources.nearest(honest[n]).similarity for n in names)
+        for title, prefix in sets.items():
+            names = [k for k in honest if k.startswith(prefix)]
+            flagged = [detector.match(png[n], honest[n][0]) is not None for n in names]
+            image = max((m.similarity for m in (detector.images.nearest(png[n]) for n in names) if m), default=0.0)
+            source = max(detector.sources.nearest(honest[n][0]).similarity for n in names)
             false_flags += sum(flagged)
             honest_rows.append([title, str(len(names)), f"{image:.3f}", f"{source:.3f}", str(sum(flagged))])
     blocks = [("Attacks", ["moves", "n", "flagged", "min similarity to the right painting", "median"], attack_rows),
               ("Honest sets", ["set", "paintings", "max image similarity", "max source similarity", "false flags"],
                honest_rows)]
     if misses:
-        blocks.append(("Attacks not flagged", ["pool item", "side", "moves", "similarity", "nearest"], misses))
+        blocks.append(("Missed by the picture side (a moved sketch may still be flagged by its source)",
+                       ["pool item", "attack", "moves", "similarity", "nearest"], misses))
     print_tables(console, blocks)
     return blocks, len(misses), false_flags
 
@@ -129,7 +130,7 @@ def main() -> None:
               f"Thresholds as deployed: image {defaults.copy_image_similarity:g} (confirmed at {Search().confirm} px), "
               f"source {defaults.copy_source_similarity:g}. Moves drawn from `HELD_OUT_SEED` "
               "(tests/copy_attacks.py), run once against thresholds set before they were written. "
-              f"Attacks not flagged: {misses}; honest paintings flagged: {false_flags}.")
+              f"Missed by the picture side: {misses}; honest paintings flagged: {false_flags}.")
     replace_section(START, END, markdown(blocks, START, END, header))
 
 
