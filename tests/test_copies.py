@@ -9,7 +9,16 @@ import re
 from pathlib import Path
 
 import pytest
-from copy_attacks import CALIBRATION, HELD_OUT, IMAGE_ATTACKS, SKETCH_ATTACKS, SOURCE_ATTACKS, TRANSLATE, image_attack
+from copy_attacks import (
+    CALIBRATION,
+    HELD_OUT,
+    IMAGE_ATTACKS,
+    SKETCH_ATTACKS,
+    SOURCE_ATTACKS,
+    TRANSLATE,
+    image_attack,
+    shrunk_onto_paper,
+)
 from gate_cases import HONEST
 
 from brushwork.env.critique import critique
@@ -98,6 +107,19 @@ def test_a_pool_painting_changed_as_an_image_is_a_copy(example_pool, detector, p
     copy = detector.match(png)       # no sketch: the picture alone
     assert copy is not None and copy.id == pid and copy.how == "image", (name, copy)
     assert IMAGE_ATTACKS[name][1] in copy.transform, (name, copy.transform)
+
+
+def test_a_painting_shrunk_onto_its_paper_is_a_copy_though_its_paint_met_the_border(example_pool, detector):
+    """Hill bands painted edge to edge, shrunk to 0.85 onto their own paper and brightened: each
+    band now ends inside the picture, an edge the painting never had. Its framed map has it;
+    without framed maps the nearest painting found is this one well under the threshold."""
+    i = item(example_pool, "okay_hills_flat_bands")
+    png = shrunk_onto_paper(i.image_bytes(), 0.85, (12, 60), brightness=1.15)
+    copy = detector.match(png)
+    assert copy is not None and copy.id == i.id and "scaled 0.8" in copy.transform, copy
+    items = list(example_pool.items)
+    plain = ImageIndex([j.id for j in items], [j.image_bytes() for j in items], Search(margin=0)).nearest(png)
+    assert plain.id != i.id or plain.similarity < DEFAULTS.copy_image_similarity - 0.1, plain
 
 
 @pytest.mark.parametrize("pid", [*CALIBRATION, *HELD_OUT])

@@ -12,10 +12,15 @@ normalised by the pool map's energy inside the window the candidate covers (a su
 table), so a crop (the candidate shows only part of the pool painting, enlarged) still
 reaches ~1; windows that cover less than `MIN_OVERLAP` of either picture do not count.
 
+A painting shrunk onto paper gains edges where its paint met the canvas border (a hill band
+painted edge to edge now ends inside the picture), which its pool map lacks. So each pool
+painting is indexed twice, as it is and framed: laid on 5 % more paper all round, the same
+edges drawn where its paint meets the border.
+
 Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
-every turn) ranks every pool painting and its turns; the fine pass (48 px, 7 scales from 0.75
-to 1.33) runs on the 3 nearest paintings at their 4 best turns; the confirm pass (96 px) runs
-on the best of those alone, at its turn and 5 scales around its scale. The similarity is the
+every turn) ranks every pool map and its turns; the fine pass (48 px, 7 scales from 0.75
+to 1.33) runs on both maps of the 3 nearest paintings at their 4 best turns; the confirm
+pass (96 px) runs on the best of those alone, at its turn and 5 scales around its scale. The similarity is the
 confirm pass's: at 96 px two paintings that merely share a layout fall well below a copy.
 """
 
@@ -56,6 +61,7 @@ class Search:
     turns: int = 4                                             # of their turns the fine pass tries (8: all)
     confirm: int = 96                                          # confirm edge map, px; 0: no confirm pass
     confirm_steps: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)   # times the fine pass's scale
+    margin: float = 0.05       # paper laid round each pool painting's second, framed map, per side; 0: none
 
 
 @dataclass(frozen=True)
@@ -75,8 +81,9 @@ class ImageMatch:
     transform: str           # e.g. "mirrored, scaled 0.83, shifted 25 px, recoloured"; "" for none
 
 
-def picture(png: bytes, search: Search) -> Picture:
-    """The edge maps of a PNG's content (paper subtracted), at each pass's size, and its mean paint colour."""
+def picture(png: bytes, search: Search, margin: float = 0.0) -> Picture:
+    """The edge maps of a PNG's content (paper subtracted), at each pass's size, and its mean paint colour;
+    with a `margin` (a share of the side), of the painting laid on that much more paper all round."""
     with Image.open(io.BytesIO(png)) as im:
         small = im.convert("RGBA").resize((_WORK, _WORK), Image.Resampling.BOX)
     # laid on white after the reduction, not before: the same picture for a 25th of the work
@@ -91,6 +98,8 @@ def picture(png: bytes, search: Search) -> Picture:
     ink = np.sqrt(((rgb - paper) ** 2).sum(axis=2)) / 441.7
     weight = ink.reshape(-1)
     paint = (flat * weight[:, None]).sum(axis=0) / weight.sum() if weight.sum() > 0 else paper
+    if margin:
+        ink = np.pad(ink, round(_WORK * margin))
     confirm = _edges(ink, search.confirm) if search.confirm else None
     return Picture(_edges(ink, search.coarse), _edges(ink, search.size), confirm, paint)
 
@@ -199,11 +208,17 @@ class _Level:
 
 
 class ImageIndex:
-    """The pool's paintings, ready to be searched for the one a painting reproduces."""
+    """The pool's paintings, ready to be searched for the one a painting reproduces.
+
+    Each painting is indexed twice: as it is, and framed (laid on `Search.margin` more paper
+    all round). A painting shrunk onto paper gains edges where its paint meets the canvas
+    border; its framed map has them too, where the plain one has none."""
 
     def __init__(self, ids: list[str], pngs: list[bytes], search: Search = Search()):
         self.ids, self.how = ids, search
         self.pictures = [picture(png, search) for png in pngs]
+        if search.margin:
+            self.pictures += [picture(png, search, search.margin) for png in pngs]
         self.coarse = self.fine = None
         if ids:
             coarse, fine = np.stack([p.coarse for p in self.pictures]), np.stack([p.fine for p in self.pictures])
@@ -214,14 +229,16 @@ class ImageIndex:
         """The pool painting whose edges this painting's edges match best, however moved."""
         if not self.ids:
             return None
-        how = self.how
+        how, n = self.how, len(self.ids)
         cand = picture(png, how)
         if np.linalg.norm(cand.fine) < _EMPTY:
             return None                      # bare paper: nothing to copy
-        every = np.arange(len(self.ids))
+        every = np.arange(len(self.pictures))
         coarse = self.coarse.search(cand.coarse, every, np.tile(np.arange(8), (len(every), 1)),
                                     how.coarse_scales).value
-        rows = np.argsort(-coarse.max(axis=1), kind="stable")[:how.shortlist]
+        # the paintings whose plain or framed map comes nearest, each with both its maps
+        paintings = np.argsort(-coarse.max(axis=1).reshape(-1, n).max(axis=0), kind="stable")[:how.shortlist]
+        rows = (paintings[None] + n * np.arange(len(self.pictures) // n)[:, None]).reshape(-1)
         turns = np.argsort(-coarse[rows], axis=1, kind="stable")[:, :how.turns]
         fine = self.fine.search(cand.fine, rows, turns, how.scales)
         r, k = np.unravel_index(int(np.argmax(fine.value)), turns.shape)
@@ -234,13 +251,15 @@ class ImageIndex:
             value, scale, size = float(hit.value[0, 0]), scales[hit.scale[0, 0]], how.confirm
             dy, dx = int(hit.lag_y[0, 0]), int(hit.lag_x[0, 0])
         transform = self._transform(cand, row, turn, scale, _side(size, scale), size, dy, dx)
-        return ImageMatch(self.ids[row], min(1.0, max(0.0, value)), transform)
+        return ImageMatch(self.ids[row % n], min(1.0, max(0.0, value)), transform)
 
     def _transform(self, cand: Picture, row: int, turn: int, scale: float, side: int, size: int,
                    dy: int, dx: int) -> str:
         parts = [_TURNS[_TURN_KEYS[turn]]]
-        if abs(scale - 1) > 0.02:
-            parts.append(f"scaled {round(scale, 2):g}")
+        # a framed map holds the painting at 1 / (1 + 2 margin) of its side, centred
+        real = scale / (1 + 2 * self.how.margin) if row >= len(self.ids) else scale
+        if abs(real - 1) > 0.02:
+            parts.append(f"scaled {round(real, 2):g}")
         # a scaling about the centre puts the candidate's box at lag (size - side) / 2
         centred = (size - side) / 2
         shift = np.hypot(dy - centred, dx - centred) * 600 / size
