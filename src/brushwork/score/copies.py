@@ -7,7 +7,8 @@ or its source rewritten. Every painting that passed the gate is compared with ev
 painting, in every split, two ways:
 
 - the picture (`copy_image`): edge maps of the paint, searched over the 8 turns and mirrors,
-  7 scales (0.75-1.33) and every translation, the best match confirmed at 96 px; a copy when
+  7 scales (0.75-1.33) and every translation, against each pool painting as it is and framed
+  on more paper (a copy shrunk onto its paper), the best match confirmed at 96 px; a copy when
   the confirmed normalised cross-correlation reaches `copy_image_similarity`;
 - the sketch (`copy_source`): winnowed token k-grams, identifiers abstracted, over the
   fingerprints distinctive of one pool sketch; a copy when it contains `copy_source_similarity`
