@@ -181,7 +181,8 @@ def test_brushwork_eval_of_a_film_prints_and_reports_its_watch(tmp_path):
     from brushwork.train.film import Film
 
     film = Film(tmp_path / "run" / "film")
-    cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), card(0.9, copy_of=Copy("love_0", "both", "", 1.0))]}
+    copied = card(0.9, copy_of=Copy("love_0", "both", "", 1.0))
+    cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), copied]}
     for step, these in cards.items():
         for index, c in enumerate(these):
             film.record(step, index, c, png(COLOURS[index]), prompt="Paint a hibiscus", reply="",

@@ -66,7 +66,7 @@ class RewardSettings:
                            "no subject")
     copy_image_similarity: float = setting(0.86, "edge correlation (0-1, over turns, mirrors, scales and shifts, "
                                            "confirmed at 96 px) at which a painting copies a pool painting: flagged "
-                                           "on its ScoreCard (copy_of); honest paintings reach 0.79; -1 turns it off",
+                                           "on its ScoreCard (copy_of); honest paintings reach 0.80; -1 turns it off",
                                            above=0, max=1, off=-1)
     copy_source_similarity: float = setting(0.5, "share (0-1) of a pool sketch's distinctive token fingerprints at "
                                             "which a sketch copies it; honest sketches reach 0.31; -1 turns it off",
