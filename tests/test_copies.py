@@ -122,6 +122,25 @@ def test_a_painting_shrunk_onto_its_paper_is_a_copy_though_its_paint_met_the_bor
     assert plain.id != i.id or plain.similarity < DEFAULTS.copy_image_similarity - 0.1, plain
 
 
+# a flower on paper, a painting with no paper (its commonest colour is the backdrop now), a strip
+# of backdrop thinner than a reduced pixel
+@pytest.mark.parametrize("pid, backdrop, at", [("love_magenta_hibiscus_bud", (30, 30, 40), (60, 60)),
+                                               ("love_misty_hills_dawn", (120, 60, 60), (60, 60)),
+                                               ("okay_daisy_white_on_green", (250, 250, 250), (3, 9))],
+                         ids=["dark", "no paper", "thin strip"])
+def test_a_painting_shrunk_onto_a_backdrop_of_another_colour_is_a_copy(example_pool, detector, pid, backdrop, at):
+    """Measured from the backdrop, the painting's own paper would be paint and the seam an edge
+    all round it. Without telling backdrops from paper the nearest painting found is another, or
+    this one well under the threshold."""
+    i = item(example_pool, pid)
+    png = shrunk_onto_paper(i.image_bytes(), 0.8, at, backdrop=backdrop)
+    copy = detector.match(png)
+    assert copy is not None and copy.id == i.id and re.search(r"scaled 0\.[78]", copy.transform), copy
+    items = list(example_pool.items)
+    plain = ImageIndex([j.id for j in items], [j.image_bytes() for j in items], Search(backdrops=False)).nearest(png)
+    assert plain.id != i.id or plain.similarity < DEFAULTS.copy_image_similarity - 0.1, plain
+
+
 @pytest.mark.parametrize("pid", [*CALIBRATION, *HELD_OUT])
 @pytest.mark.parametrize("name", list(SOURCE_ATTACKS))
 def test_a_rewritten_pool_sketch_is_a_copy_by_its_source(example_pool, detector, pid, name):
@@ -156,6 +175,15 @@ def test_honest_paintings_are_not_copies(rendered, detector):
     held_out = [n for n in names if not n.startswith("painter") or int(n.split()[1]) in HELD_OUT_SEEDS]
     assert max(detector.sources.nearest(rendered[n][0]).similarity for n in held_out) < 0.8 * \
         DEFAULTS.copy_source_similarity
+
+
+def test_honest_paintings_laid_on_a_backdrop_are_not_copies(rendered, detector):
+    """The backdrop rule's legal twin: honest paintings shrunk onto a dark or a near-white
+    backdrop, measured from their own paper, match no pool painting."""
+    for name in honest_sketches():
+        for backdrop in ((30, 30, 40), (250, 250, 250)):
+            png = shrunk_onto_paper(rendered[name][1], 0.85, (50, 20), backdrop=backdrop)
+            assert detector.match(png) is None, (name, backdrop, detector.images.nearest(png))
 
 
 def test_two_paintings_of_one_layout_are_apart_once_confirmed(example_pool):

@@ -17,9 +17,16 @@ painted edge to edge now ends inside the picture), which its pool map lacks. So 
 painting is indexed twice, as it is and framed: laid on 5 % more paper all round, the same
 edges drawn where its paint meets the border.
 
+A painting shrunk onto a backdrop of another colour would be measured from the backdrop: its
+own paper would read as paint, the seam as an edge all round it. So when a flat colour fills a
+whole edge row or column of the picture, and the box round everything else shows another colour
+almost all along its inner sides (a painting's own paper meets its paint at a few points only),
+that colour is a backdrop: the paper is the commonest colour inside the box, and the backdrop
+and its seam count as blank.
+
 Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
 every turn) ranks every pool map and its turns; the fine pass (48 px, 7 scales from 0.75
-to 1.33) runs on both maps of the 3 nearest paintings at their 4 best turns; the confirm
+to 1.33) runs on both maps of the 6 nearest paintings at their 4 best turns; the confirm
 pass (96 px) runs on the best of those alone, at its turn and 5 scales around its scale. The similarity is the
 confirm pass's: at 96 px two paintings that merely share a layout fall well below a copy.
 """
@@ -36,6 +43,8 @@ from brushwork.core.images import PAPER
 
 MIN_OVERLAP = 0.5          # of each picture's area, for a translation to count
 _WORK = 144                # the painting is reduced to this before the paper is found
+_LAID_ON = 0.9             # share of each inner side of the box round a picture on a backdrop
+_FLAT = 3.0                # colour distance (0-255 per channel) within which a pixel is the backdrop
 _EMPTY = 1e-6              # edge energy below which a painting has no content to compare
 _FLOOR = 1e-6              # window energy, as a share of the map's, below which a window has no content
 SHIFTED = 20.0             # canvas px (of 600) of shift that reads as shifted rather than rounding
@@ -57,11 +66,12 @@ class Search:
     scales: tuple[float, ...] = (0.75, 0.83, 0.91, 1.0, 1.1, 1.21, 1.33)   # candidate size / pool size
     coarse: int = 16                                           # coarse edge map, px
     coarse_scales: tuple[float, ...] = (0.8, 1.0, 1.25)
-    shortlist: int = 3                                         # pool paintings the fine pass runs on
+    shortlist: int = 6                                         # pool paintings the fine pass runs on
     turns: int = 4                                             # of their turns the fine pass tries (8: all)
     confirm: int = 96                                          # confirm edge map, px; 0: no confirm pass
     confirm_steps: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)   # times the fine pass's scale
     margin: float = 0.05       # paper laid round each pool painting's second, framed map, per side; 0: none
+    backdrops: bool = True     # a painting laid on a flat backdrop is measured from its own paper
 
 
 @dataclass(frozen=True)
@@ -90,18 +100,84 @@ def picture(png: bytes, search: Search, margin: float = 0.0) -> Picture:
     rgb = np.asarray(Image.alpha_composite(Image.new("RGBA", small.size, PAPER), small).convert("RGB"),
                      dtype=np.float32)
     flat = rgb.reshape(-1, 3)
-    q = np.rint(flat).astype(np.int32)
-    packed = (q[:, 0] << 16) | (q[:, 1] << 8) | q[:, 2]
-    values, counts = np.unique(packed, return_counts=True)
-    mode = int(values[np.argmax(counts)])
-    paper = np.array([(mode >> 16) & 255, (mode >> 8) & 255, mode & 255], dtype=np.float32)
-    ink = np.sqrt(((rgb - paper) ** 2).sum(axis=2)) / 441.7
+    paper, backdrop = _paper(rgb, search.backdrops)
+    ink = _ink(rgb, paper, backdrop) / 441.7
     weight = ink.reshape(-1)
     paint = (flat * weight[:, None]).sum(axis=0) / weight.sum() if weight.sum() > 0 else paper
     if margin:
         ink = np.pad(ink, round(_WORK * margin))
     confirm = _edges(ink, search.confirm) if search.confirm else None
     return Picture(_edges(ink, search.coarse), _edges(ink, search.size), confirm, paint)
+
+
+def _colour(packed: int) -> np.ndarray:
+    return np.array([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], dtype=np.float32)
+
+
+def _paper(rgb: np.ndarray, backdrops: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The painting's paper colour, and the backdrop it was laid on, if it was (and `backdrops`).
+
+    The paper is the modal colour, unless the painting was laid on a backdrop: a flat colour
+    fills a whole border row or column, and the box round everything else has every side that
+    lies inside the picture drawn on something else (a painting's paint touches the box round it
+    at a few points; a picture laid on a backdrop meets it all along its edge). Then the paper
+    is the modal colour inside that box: a copy shrunk onto a backdrop of another colour is
+    measured from its own paper, and from the colour it shows most when it has no paper."""
+    q = np.rint(rgb).astype(np.int32)
+    packed = (q[..., 0] << 16) | (q[..., 1] << 8) | q[..., 2]
+    modal = _colour(_mode(packed))
+    lines = [line for line in (packed[0], packed[-1], packed[:, 0], packed[:, -1]) if (line == line[0]).all()]
+    if not backdrops or not lines:
+        return modal, None
+    backdrop = _colour(_mode(np.array([line[0] for line in lines])))
+    shown = ((rgb - backdrop) ** 2).sum(axis=2) > _FLAT ** 2
+    if not shown.any():
+        return modal, None
+    ys, xs = np.nonzero(shown)
+    y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
+    last = len(shown) - 1
+    # each side a pixel in: the seam may be a mix that is all but the backdrop
+    inside = [side for side, lies_inside in ((shown[y0 + 1, x0:x1 + 1], y0 > 0), (shown[y1 - 1, x0:x1 + 1], y1 < last),
+                                             (shown[y0:y1 + 1, x0 + 1], x0 > 0), (shown[y0:y1 + 1, x1 - 1], x1 < last))
+              if lies_inside]
+    if not inside or min(side.mean() for side in inside) < _LAID_ON:
+        return modal, None
+    paper = _colour(_mode(packed[y0:y1 + 1, x0:x1 + 1]))
+    return paper, (None if np.array_equal(paper, backdrop) else backdrop)
+
+
+def _mode(packed: np.ndarray) -> int:
+    values, counts = np.unique(packed, return_counts=True)
+    return int(values[np.argmax(counts)])
+
+
+def _grown(mask: np.ndarray) -> np.ndarray:
+    """The mask and the pixels next to it (4-neighbours)."""
+    out = mask.copy()
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
+
+
+def _ink(rgb: np.ndarray, paper: np.ndarray, backdrop: np.ndarray | None) -> np.ndarray:
+    """Each pixel's colour distance from the paper; 0 on the backdrop (its colour, reached from
+    the border) and on the seam next to it, where the reduction mixed it with the painting, and
+    on the border (a strip of backdrop thinner than a pixel leaves only a mix there)."""
+    ink = np.sqrt(((rgb - paper) ** 2).sum(axis=2))
+    if backdrop is not None:
+        flat = ((rgb - backdrop) ** 2).sum(axis=2) <= _FLAT ** 2
+        reached = np.zeros_like(flat)
+        reached[[0, -1]], reached[:, [0, -1]] = flat[[0, -1]], flat[:, [0, -1]]
+        while True:
+            more = _grown(reached) & flat
+            if (more == reached).all():
+                break
+            reached = more
+        ink[_grown(reached)] = 0
+        ink[[0, -1]], ink[:, [0, -1]] = 0, 0
+    return ink
 
 
 def _edges(ink: np.ndarray, size: int) -> np.ndarray:
