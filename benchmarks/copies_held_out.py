@@ -6,8 +6,9 @@ once per detector change, not tuned on:
 
 - image attacks: every pool painting outside the tables' four, moved twice with Pillow by
   `tests/copy_attacks.py:drawn_image_attack` (a turn or mirror, a crop enlarged back or a
-  shrink onto its own paper, a hue turn, brightness and contrast), parameters drawn from
-  `HELD_OUT_SEED`; flagged only if matched to the right painting;
+  shrink onto its own paper, a flat colour, a gradient or a blotchy backdrop, a hue turn,
+  brightness and contrast, grain on half), parameters drawn from `HELD_OUT_SEED`; flagged only
+  if matched to the right painting, and counted by where the painting was placed and grain;
 - sketch attacks: twelve of those pool sketches moved by `drawn_sketch_attack` (shift, scale,
   colours turned round on half), rendered for real; flagged by either side, and the picture side
   alone (a policy that rewrites the code leaves only the picture);
@@ -49,6 +50,19 @@ def _summary(title: str, sims: list[float], flagged: list[bool], blank: int = 0)
             f"{statistics.median(seen):.3f}"]
 
 
+def _by_kind(moves: list[str], flags: list[bool | None]) -> list[list[str]]:
+    """Flagged / moves with paint left, by where the painting was placed and whether it has grain."""
+    kinds = ("crop", "onto own paper", "onto flat", "onto gradient", "onto blotchy")
+    rows = []
+    for kind in kinds:
+        row = [kind.removeprefix("onto ") if kind != "crop" else "cropped, enlarged back"]
+        for grainy in (False, True):
+            got = [f for how, f in zip(moves, flags) if kind in how and ("grain" in how) == grainy and f is not None]
+            row.append(f"{sum(got)} / {len(got)}")
+        rows.append(row)
+    return rows
+
+
 def run(console: Console) -> tuple[list, int, int]:
     from copy_attacks import CALIBRATION, HELD_OUT, HELD_OUT_SEED, TRANSLATE, drawn_image_attack, drawn_sketch_attack
 
@@ -62,10 +76,11 @@ def run(console: Console) -> tuple[list, int, int]:
     with Pipeline(options) as pipeline:
         detector, renderer = pipeline.scorer.copies, pipeline.renderer
         items = [i for i in pipeline.scorer.pool.items if i.id not in (*CALIBRATION, *HELD_OUT)]
-        sims, flags, blank = [], [], 0
+        sims, flags, blank, moves = [], [], 0, []
         for item in track(items, description="image attacks", console=console):
             for _ in range(IMAGE_MOVES):
                 png, how = drawn_image_attack(item.image_bytes(), rng)
+                moves.append(how)
                 seen = detector.images.nearest(png)   # None: no content to compare
                 if seen is None:
                     blank += 1
@@ -81,6 +96,7 @@ def run(console: Console) -> tuple[list, int, int]:
                     misses.append([item.id, "Pillow", how, f"{seen.similarity:.3f}" if seen else "-",
                                    seen.id if seen else "-"])
         attack_rows.append(_summary("Pillow compound moves", sims, flags, blank))
+        kind_rows = _by_kind(moves, flags)
         movable = [i for i in items if TRANSLATE in i.source.read_text()]
         chosen = rng.sample(movable, min(SKETCH_MOVES, len(movable)))
         moved = [(i, *drawn_sketch_attack(i.source.read_text(), rng)) for i in chosen]
@@ -123,6 +139,8 @@ def run(console: Console) -> tuple[list, int, int]:
             honest_rows.append([title, str(len(names)), f"{image:.3f}", f"{source:.3f}", str(sum(flagged))])
     blocks = [("Attacks", ["moves", "n", "flagged", "no paint left", "min similarity to the right painting",
                            "median"], attack_rows),
+              ("Pillow moves by kind (flagged of those with paint left)",
+               ["placed", "without grain", "with grain"], kind_rows),
               ("Honest sets", ["set", "paintings", "max image similarity", "max source similarity", "false flags"],
                honest_rows)]
     if blanks:

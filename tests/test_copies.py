@@ -5,6 +5,7 @@ example pool's own sketches as the attack: the tables in copy_attacks.py)."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from copy_attacks import (
     SKETCH_ATTACKS,
     SOURCE_ATTACKS,
     TRANSLATE,
+    backdrop,
     image_attack,
     shrunk_onto_paper,
 )
@@ -122,18 +124,26 @@ def test_a_painting_shrunk_onto_its_paper_is_a_copy_though_its_paint_met_the_bor
     assert plain.id != i.id or plain.similarity < DEFAULTS.copy_image_similarity - 0.1, plain
 
 
-# a flower on paper, a painting with no paper (its commonest colour is the backdrop now), a strip
-# of backdrop thinner than a reduced pixel
-@pytest.mark.parametrize("pid, backdrop, at", [("love_magenta_hibiscus_bud", (30, 30, 40), (60, 60)),
-                                               ("love_misty_hills_dawn", (120, 60, 60), (60, 60)),
-                                               ("okay_daisy_white_on_green", (250, 250, 250), (3, 9))],
-                         ids=["dark", "no paper", "thin strip"])
-def test_a_painting_shrunk_onto_a_backdrop_of_another_colour_is_a_copy(example_pool, detector, pid, backdrop, at):
+# flat backdrops: behind a flower on paper, behind a painting with no paper (the backdrop is now its
+# commonest colour), as a strip thinner than a reduced pixel; a gradient and a blotchy backdrop behind
+# a painting with a paper margin; a flat one under grain (no two pixels of it alike)
+BACKDROPS = {"dark": ("love_magenta_hibiscus_bud", (30, 30, 40), (60, 60), 0),
+             "no paper": ("love_misty_hills_dawn", (120, 60, 60), (60, 60), 0),
+             "thin strip": ("okay_daisy_white_on_green", (250, 250, 250), (3, 9), 0),
+             "gradient": ("okay_orange_hibiscus_corner", "gradient", (90, 20), 0),
+             "blotchy": ("love_apricot_hibiscus_trio", "blotchy", (20, 100), 0),
+             "grain": ("okay_tulip_single", (40, 90, 60), (100, 40), 6)}
+
+
+@pytest.mark.parametrize("case", list(BACKDROPS))
+def test_a_painting_shrunk_onto_a_backdrop_of_another_colour_is_a_copy(example_pool, detector, case):
     """Measured from the backdrop, the painting's own paper would be paint and the seam an edge
     all round it. Without telling backdrops from paper the nearest painting found is another, or
     this one well under the threshold."""
+    pid, onto, at, sigma = BACKDROPS[case]
     i = item(example_pool, pid)
-    png = shrunk_onto_paper(i.image_bytes(), 0.8, at, backdrop=backdrop)
+    onto = backdrop(onto, random.Random(case)) if isinstance(onto, str) else onto
+    png = shrunk_onto_paper(i.image_bytes(), 0.8, at, onto=onto, noise=sigma)
     copy = detector.match(png)
     assert copy is not None and copy.id == i.id and re.search(r"scaled 0\.[78]", copy.transform), copy
     items = list(example_pool.items)
@@ -178,12 +188,15 @@ def test_honest_paintings_are_not_copies(rendered, detector):
 
 
 def test_honest_paintings_laid_on_a_backdrop_are_not_copies(rendered, detector):
-    """The backdrop rule's legal twin: honest paintings shrunk onto a dark or a near-white
-    backdrop, measured from their own paper, match no pool painting."""
+    """The backdrop rules' legal twin: honest paintings shrunk onto a dark, a near-white, a
+    gradient and a blotchy backdrop, one of them under grain, measured from their own paper,
+    match no pool painting."""
+    rng = random.Random("honest backdrops")
+    backdrops = [(30, 30, 40), (250, 250, 250), backdrop("gradient", rng), backdrop("blotchy", rng)]
     for name in honest_sketches():
-        for backdrop in ((30, 30, 40), (250, 250, 250)):
-            png = shrunk_onto_paper(rendered[name][1], 0.85, (50, 20), backdrop=backdrop)
-            assert detector.match(png) is None, (name, backdrop, detector.images.nearest(png))
+        for k, onto in enumerate(backdrops):
+            png = shrunk_onto_paper(rendered[name][1], 0.85, (50, 20), onto=onto, noise=4.0 if k == 0 else 0.0)
+            assert detector.match(png) is None, (name, k, detector.images.nearest(png))
 
 
 def test_two_paintings_of_one_layout_are_apart_once_confirmed(example_pool):

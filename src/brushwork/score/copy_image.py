@@ -18,11 +18,12 @@ painting is indexed twice, as it is and framed: laid on 5 % more paper all round
 edges drawn where its paint meets the border.
 
 A painting shrunk onto a backdrop of another colour would be measured from the backdrop: its
-own paper would read as paint, the seam as an edge all round it. So when a flat colour fills a
-whole edge row or column of the picture, and the box round everything else shows another colour
-almost all along its inner sides (a painting's own paper meets its paint at a few points only),
-that colour is a backdrop: the paper is the commonest colour inside the box, and the backdrop
-and its seam count as blank.
+own paper would read as paint, the seam as an edge all round it. So a painting laid on a
+backdrop is found (`_paper`) and measured from its own paper, the backdrop and its seam blank:
+where its paper fills a square box with straight seams (any backdrop: flat, a gradient, a
+texture), or where a flat colour fills an edge row or column round a box that shows another
+colour all along its inner sides (a flat backdrop, whether or not the painting has a paper
+margin). Both allow for grain, so noise on every pixel does not hide the backdrop.
 
 Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
 every turn) ranks every pool map and its turns; the fine pass (48 px, 7 scales from 0.75
@@ -44,7 +45,9 @@ from brushwork.core.images import PAPER
 MIN_OVERLAP = 0.5          # of each picture's area, for a translation to count
 _WORK = 144                # the painting is reduced to this before the paper is found
 _LAID_ON = 0.9             # share of each inner side of the box round a picture on a backdrop
-_FLAT = 3.0                # colour distance (0-255 per channel) within which a pixel is the backdrop
+_FLAT = 3.0                # colour distance (0-255 per channel) within which a clean pixel is a flat colour
+_GRAINY = 0.5              # grain (colour step between neighbours) above which a picture has no exact colours
+_SQUARE = 0.7              # of the side, the least a painting laid on a backdrop that is not flat fills
 _EMPTY = 1e-6              # edge energy below which a painting has no content to compare
 _FLOOR = 1e-6              # window energy, as a share of the map's, below which a window has no content
 SHIFTED = 20.0             # canvas px (of 600) of shift that reads as shifted rather than rounding
@@ -71,7 +74,7 @@ class Search:
     confirm: int = 96                                          # confirm edge map, px; 0: no confirm pass
     confirm_steps: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)   # times the fine pass's scale
     margin: float = 0.05       # paper laid round each pool painting's second, framed map, per side; 0: none
-    backdrops: bool = True     # a painting laid on a flat backdrop is measured from its own paper
+    backdrops: bool = True     # a painting laid on a backdrop of another colour is measured from its paper
 
 
 @dataclass(frozen=True)
@@ -100,8 +103,12 @@ def picture(png: bytes, search: Search, margin: float = 0.0) -> Picture:
     rgb = np.asarray(Image.alpha_composite(Image.new("RGBA", small.size, PAPER), small).convert("RGB"),
                      dtype=np.float32)
     flat = rgb.reshape(-1, 3)
-    paper, backdrop = _paper(rgb, search.backdrops)
-    ink = _ink(rgb, paper, backdrop) / 441.7
+    grain = _grain(rgb)
+    paper, outside = _paper(rgb, grain, search.backdrops)
+    ink = _ink(rgb, paper, outside)
+    if grain >= _GRAINY:
+        ink = np.maximum(ink - 2 * grain, 0)     # the paper's noise back to blank; the paint's steps stay
+    ink /= 441.7
     weight = ink.reshape(-1)
     paint = (flat * weight[:, None]).sum(axis=0) / weight.sum() if weight.sum() > 0 else paper
     if margin:
@@ -110,45 +117,93 @@ def picture(png: bytes, search: Search, margin: float = 0.0) -> Picture:
     return Picture(_edges(ink, search.coarse), _edges(ink, search.size), confirm, paint)
 
 
-def _colour(packed: int) -> np.ndarray:
-    return np.array([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], dtype=np.float32)
+def _grain(rgb: np.ndarray) -> float:
+    """The picture's grain: the median colour step between horizontal neighbours (0 where most of
+    it is flat paper; noise on every pixel raises it)."""
+    return float(np.median(_distance(rgb[:, 1:], rgb[:, :-1])))
 
 
-def _paper(rgb: np.ndarray, backdrops: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """The painting's paper colour, and the backdrop it was laid on, if it was (and `backdrops`).
+def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The painting's paper colour, and what lies outside the painting when it was laid on a
+    backdrop (with `backdrops`; None when it was not).
 
-    The paper is the modal colour, unless the painting was laid on a backdrop: a flat colour
-    fills a whole border row or column, and the box round everything else has every side that
-    lies inside the picture drawn on something else (a painting's paint touches the box round it
-    at a few points; a picture laid on a backdrop meets it all along its edge). Then the paper
-    is the modal colour inside that box: a copy shrunk onto a backdrop of another colour is
-    measured from its own paper, and from the colour it shows most when it has no paper."""
-    q = np.rint(rgb).astype(np.int32)
-    packed = (q[..., 0] << 16) | (q[..., 1] << 8) | q[..., 2]
-    modal = _colour(_mode(packed))
-    lines = [line for line in (packed[0], packed[-1], packed[:, 0], packed[:, -1]) if (line == line[0]).all()]
-    if not backdrops or not lines:
-        return modal, None
-    backdrop = _colour(_mode(np.array([line[0] for line in lines])))
-    shown = ((rgb - backdrop) ** 2).sum(axis=2) > _FLAT ** 2
-    if not shown.any():
-        return modal, None
-    ys, xs = np.nonzero(shown)
-    y0, y1, x0, x1 = ys.min(), ys.max(), xs.min(), xs.max()
-    last = len(shown) - 1
-    # each side a pixel in: the seam may be a mix that is all but the backdrop
-    inside = [side for side, lies_inside in ((shown[y0 + 1, x0:x1 + 1], y0 > 0), (shown[y1 - 1, x0:x1 + 1], y1 < last),
-                                             (shown[y0:y1 + 1, x0 + 1], x0 > 0), (shown[y0:y1 + 1, x1 - 1], x1 < last))
-              if lies_inside]
-    if not inside or min(side.mean() for side in inside) < _LAID_ON:
-        return modal, None
-    paper = _colour(_mode(packed[y0:y1 + 1, x0:x1 + 1]))
-    return paper, (None if np.array_equal(paper, backdrop) else backdrop)
+    The paper is the modal colour, unless the painting was laid on a backdrop:
+
+    - any backdrop (a gradient, a texture, a flat colour): the paper's own pixels fill a square
+      box of at least `_SQUARE` of the side, inside the picture on at least one side, all along
+      each of its inner sides (a copy's margin ends on a straight seam). The backdrop is what
+      lies outside the box;
+    - a flat backdrop, behind a painting with or without a paper margin: a colour fills a whole
+      border row or column, and the box round everything else has every side that lies inside
+      the picture drawn on something else almost all along (a painting's paint touches the box
+      round it at a few points; a picture laid on a backdrop meets it all along its edge). The
+      paper is then the commonest colour inside the box, and the backdrop is that colour where
+      it is reached from the border.
+
+    "Flat" and "the paper's pixels" allow for grain: within `_FLAT` plus three times the median
+    colour step between neighbours, so pixel noise does not hide a backdrop."""
+    if not backdrops:
+        return _modal(rgb, 0.0), None
+    near = _FLAT + 3 * grain
+    last = len(rgb) - 1
+    modal = _modal(rgb, grain)
+    on = _distance(rgb, modal) <= near
+    box = _box(on)
+    if box is not None:
+        y0, y1, x0, x1 = box
+        h, w = y1 - y0 + 1, x1 - x0 + 1
+        if min(h, w) >= _SQUARE * len(rgb) and abs(h - w) <= 0.04 * max(h, w) and _inner_sides_show(on, box, last):
+            outside = np.ones(on.shape, dtype=bool)
+            outside[y0:y1 + 1, x0:x1 + 1] = False
+            return modal, outside
+    tried: list[np.ndarray] = []
+    for line in (rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]):
+        colour = np.median(line, axis=0)
+        if (_distance(line, colour) <= near).mean() < _LAID_ON or any(_distance(t, colour) <= near for t in tried):
+            continue
+        tried.append(colour)
+        off = _distance(rgb, colour) <= near
+        box = _box(~off)
+        if box is None or not _inner_sides_show(~off, box, last):
+            continue
+        y0, y1, x0, x1 = box
+        paper = _modal(rgb[y0:y1 + 1, x0:x1 + 1], grain)
+        if _distance(paper, colour) <= near:
+            break                      # laid on its own paper: measured as it is
+        return paper, _reached(off)
+    return modal, None
 
 
-def _mode(packed: np.ndarray) -> int:
-    values, counts = np.unique(packed, return_counts=True)
-    return int(values[np.argmax(counts)])
+def _distance(rgb: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    return np.sqrt(((rgb - colour) ** 2).sum(axis=-1))
+
+
+def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(y0, y1, x0, x1) round the mask's pixels, inclusive; None when it has none."""
+    if not mask.any():
+        return None
+    ys, xs = np.nonzero(mask)
+    return int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
+
+
+def _inner_sides_show(mask: np.ndarray, box: tuple[int, int, int, int], last: int) -> bool:
+    """Whether the box lies inside the picture on some side, and the mask holds `_LAID_ON` of each
+    such side, a pixel in (the seam itself may be a mix that is all but the backdrop)."""
+    y0, y1, x0, x1 = box
+    sides = [side for side, inner in ((mask[y0 + 1, x0:x1 + 1], y0 > 0), (mask[y1 - 1, x0:x1 + 1], y1 < last),
+                                      (mask[y0:y1 + 1, x0 + 1], x0 > 0), (mask[y0:y1 + 1, x1 - 1], x1 < last))
+             if inner]
+    return bool(sides) and min(side.mean() for side in sides) >= _LAID_ON
+
+
+def _modal(rgb: np.ndarray, grain: float) -> np.ndarray:
+    """The commonest colour: exact on a clean picture; on a grainy one, the mean of the commonest
+    bin of 8 levels a channel (no exact colour repeats under noise)."""
+    flat = rgb.reshape(-1, 3)
+    q = np.rint(flat if grain < _GRAINY else flat / 8).astype(np.int32)
+    packed = (q[:, 0] << 16) | (q[:, 1] << 8) | q[:, 2]
+    values, where, counts = np.unique(packed, return_inverse=True, return_counts=True)
+    return flat[where.reshape(-1) == int(np.argmax(counts))].mean(axis=0).astype(np.float32)
 
 
 def _grown(mask: np.ndarray) -> np.ndarray:
@@ -161,22 +216,26 @@ def _grown(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _ink(rgb: np.ndarray, paper: np.ndarray, backdrop: np.ndarray | None) -> np.ndarray:
-    """Each pixel's colour distance from the paper; 0 on the backdrop (its colour, reached from
-    the border) and on the seam next to it, where the reduction mixed it with the painting, and
-    on the border (a strip of backdrop thinner than a pixel leaves only a mix there)."""
-    ink = np.sqrt(((rgb - paper) ** 2).sum(axis=2))
-    if backdrop is not None:
-        flat = ((rgb - backdrop) ** 2).sum(axis=2) <= _FLAT ** 2
-        reached = np.zeros_like(flat)
-        reached[[0, -1]], reached[:, [0, -1]] = flat[[0, -1]], flat[:, [0, -1]]
-        while True:
-            more = _grown(reached) & flat
-            if (more == reached).all():
-                break
-            reached = more
-        ink[_grown(reached)] = 0
-        ink[[0, -1]], ink[:, [0, -1]] = 0, 0
+def _reached(mask: np.ndarray) -> np.ndarray:
+    """The mask's pixels that are connected to the picture's border through the mask."""
+    reached = np.zeros_like(mask)
+    reached[[0, -1]], reached[:, [0, -1]] = mask[[0, -1]], mask[:, [0, -1]]
+    while True:
+        more = _grown(reached) & mask
+        if (more == reached).all():
+            return reached
+        reached = more
+
+
+def _ink(rgb: np.ndarray, paper: np.ndarray, outside: np.ndarray | None) -> np.ndarray:
+    """Each pixel's colour distance from the paper; 0 outside the painting (a backdrop) and on the
+    seam next to it, where the reduction mixed the two. The picture's outermost pixels repeat
+    their inner neighbours: a strip of backdrop thinner than a pixel leaves only a mix there."""
+    ink = _distance(rgb, paper)
+    if outside is not None:
+        ink[_grown(outside)] = 0
+        ink[0], ink[-1] = ink[1], ink[-2]
+        ink[:, 0], ink[:, -1] = ink[:, 1], ink[:, -2]
     return ink
 
 
