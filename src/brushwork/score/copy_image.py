@@ -190,6 +190,8 @@ def _inner_sides_show(mask: np.ndarray, box: tuple[int, int, int, int], last: in
     """Whether the box lies inside the picture on some side, and the mask holds `_LAID_ON` of each
     such side, a pixel in (the seam itself may be a mix that is all but the backdrop)."""
     y0, y1, x0, x1 = box
+    if min(y1 - y0, x1 - x0) < 2:
+        return False                   # too small to have sides a pixel in: not a painting laid on anything
     sides = [side for side, inner in ((mask[y0 + 1, x0:x1 + 1], y0 > 0), (mask[y1 - 1, x0:x1 + 1], y1 < last),
                                       (mask[y0:y1 + 1, x0 + 1], x0 > 0), (mask[y0:y1 + 1, x1 - 1], x1 < last))
              if inner]
