@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import pytest
 from gate_cases import reply
 
-from brushwork.gate import check, check_render
+from brushwork.gate import GateReport, check
+from brushwork.gate.reply import _runtime  # the run-time rules alone: the static rules out of the way
 from brushwork.painter import paint
 from brushwork.render import RenderConfig, SyncRenderer
 
@@ -138,7 +139,7 @@ def test_attack_is_refused_or_paints_only_its_brush_calls(rendered, case: Case):
     if report.passed:
         assert _painted_like(result, rendered[case.control]), \
             f"{case.name}: passed, and its painting is not its brush calls' alone"
-    alone = check_render(result)
+    alone = _runtime(GateReport(()), result)
     assert not alone.passed or _painted_like(result, rendered[case.control]), case.name
 
 
@@ -152,7 +153,7 @@ def test_legal_twin_passes(rendered, case: Case):
 
 def test_the_sunflower_is_named(rendered):
     """The flat clip-art of the class-method hook is not painted, and the model is told what it called."""
-    report = check_render(rendered[CASES[0].attack])
+    report = _runtime(GateReport(()), rendered[CASES[0].attack])
     assert "bare_primitive" in report.ids
     assert any("ellipse()" in v.message for v in report.violations)
 
@@ -211,7 +212,7 @@ def test_a_message_that_is_not_a_display_list_is_tampering(renderer):
     for forged in ("not json", json.dumps({"v": 1, "setup": [["rect", 0, 0, 600, 600]], "draw": None,
                                            "canvas": [600, 600, "webgl"]})):
         result = renderer.render(_forge(forged), seed=0)
-        report = check_render(result)
+        report = _runtime(GateReport(()), result)
         assert "harness_tampering" in report.ids, (forged, report.ids)
         assert result.png is None
 
@@ -221,14 +222,14 @@ def test_a_forged_display_list_paints_only_its_allowed_calls(renderer):
               "setup": [["background", "#f7f2e9"], ["translate", -300, -300], ["brush.noStroke"],
                         ["brush.fill", "#3a6fb0", 200], ["brush.circle", 300, 300, 120], ["brush.rect", 0, 0, 600, 50]]}
     result = renderer.render(_forge(json.dumps(forged)), seed=0)
-    report = check_render(result)
+    report = _runtime(GateReport(()), result)
     assert result.brush_calls.get("circle") == 1 and result.brush_calls.get("rect") == 1
     assert "disallowed_brush_method" in report.ids  # the forged rect is counted, and refused
 
 
 def test_too_many_calls_is_too_long(renderer):
     result = renderer.render(_sketch("for (let i = 0; i < 60000; i++) brush.vertex(i % 600, 300);"), seed=0)
-    report = check_render(result)
+    report = _runtime(GateReport(()), result)
     assert "too_long" in report.ids, report.ids
 
 

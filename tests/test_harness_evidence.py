@@ -3,7 +3,7 @@ harness (hooks the libraries call, code outside setup and draw, the harness's st
 built-ins it relied on, library objects in the sketch's hands, offscreen painting, functions
 outside the old language, the page itself), rerun against the sketch realm.
 
-Every `Attack` is judged by the run-time rules only (`check_render(render)`:
+Every `Attack` is judged by the run-time rules only (`_runtime(GateReport(()), render)`:
 the static gate is bypassed on purpose). Its cheat is a bare p5 call (black-outlined by
 default, or text): it must be refused, or be harmless — passed with no such mark on the
 canvas, because it ran in the sketch's own realm. Its `twin`, the legal mechanism, must
@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from gate_cases import CANVAS, PAINT
 
-from brushwork.gate import check_render
+from brushwork.gate import GateReport
+from brushwork.gate.reply import _runtime  # the run-time rules alone: the static rules out of the way
 from brushwork.render import image
 from brushwork.render.browser import PageEvents
 from brushwork.render.evidence import read_evidence
@@ -226,7 +227,7 @@ def _explain(result, report) -> str:
 
 def _judge(renderer, code: str):
     result = renderer.render(code, seed=0)
-    return result, check_render(result)
+    return result, _runtime(GateReport(()), result)
 
 
 def _dark_pixels(png: bytes | None) -> int:

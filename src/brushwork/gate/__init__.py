@@ -2,15 +2,14 @@
 
 `check(reply, config=None, render=None)` is the verdict: every static rule on the syntax tree
 and, given a `RenderResult`, every run-time rule; it returns a `GateReport` with all violations
-and never raises for anything in the reply; `check_render(render)` runs the run-time rules alone.
-`gate_reply(reply, renderer=None, ...)` is the gate-then-render path: the static verdict, a
-render when it passed, the run-time rules (`Gated`).
+and never raises for anything in the reply. `gate_reply(reply, renderer=None, ...)` is the
+gate-then-render path: the static verdict, a render when it passed, the run-time rules (`Gated`).
 """
 
 from __future__ import annotations
 
 from brushwork.gate.config import DEFAULT_ALLOWED, GateConfig
-from brushwork.gate.reply import check, check_render, gate_reply
+from brushwork.gate.reply import check, gate_reply
 from brushwork.gate.rules import RULES, RULES_BY_ID, Rule
 from brushwork.gate.verdict import Gated, GateReport, Violation
 
@@ -24,6 +23,5 @@ __all__ = [
     "Rule",
     "Violation",
     "check",
-    "check_render",
     "gate_reply",
 ]
