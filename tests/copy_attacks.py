@@ -59,7 +59,7 @@ SKETCH_ATTACKS: dict[str, tuple[Callable[[str], str], str | None]] = {
 }
 
 
-def _png(im: Image.Image) -> bytes:
+def as_png(im: Image.Image) -> bytes:
     buf = io.BytesIO()
     im.convert("RGB").save(buf, "PNG")
     return buf.getvalue()
@@ -85,7 +85,7 @@ IMAGE_ATTACKS: dict[str, tuple[Callable[[Image.Image], Image.Image], str]] = {
 
 def image_attack(png: bytes, name: str) -> bytes:
     with Image.open(io.BytesIO(png)) as im:
-        return _png(IMAGE_ATTACKS[name][0](im.convert("RGB")))
+        return as_png(IMAGE_ATTACKS[name][0](im.convert("RGB")))
 
 
 def _rename(code: str) -> str:
@@ -198,7 +198,7 @@ def shrunk_onto_paper(png: bytes, factor: float, at: tuple[int, int], brightness
     with Image.open(io.BytesIO(png)) as src:
         im = src.convert("RGB")
     im = ImageEnhance.Brightness(_shrunk(im, round(im.width * factor), at, onto)).enhance(brightness)
-    return _png(grain(im, noise, random.Random(0)) if noise else im)
+    return as_png(grain(im, noise, random.Random(0)) if noise else im)
 
 
 def drawn_image_attack(png: bytes, rng: random.Random) -> tuple[bytes, str]:
@@ -231,7 +231,7 @@ def drawn_image_attack(png: bytes, rng: random.Random) -> tuple[bytes, str]:
         sigma = rng.uniform(1, 8)
         im = grain(im, sigma, rng)
         done.append(f"grain {sigma:.1f}")
-    return _png(im), "; ".join(done)
+    return as_png(im), "; ".join(done)
 
 
 def drawn_sketch_attack(code: str, rng: random.Random) -> tuple[str, str]:

@@ -5,7 +5,6 @@ example pool's own sketches as the attack: the tables in copy_attacks.py)."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 from pathlib import Path
@@ -19,6 +18,7 @@ from copy_attacks import (
     SKETCH_ATTACKS,
     SOURCE_ATTACKS,
     TRANSLATE,
+    as_png,
     backdrop,
     image_attack,
     shrunk_onto_paper,
@@ -213,24 +213,22 @@ def _degenerate() -> dict[str, bytes]:
     pages["noise"] = np.random.default_rng(0).integers(0, 256, (600, 600, 3), dtype=np.uint8)
     pages["gradient"] = np.zeros((600, 600, 3), dtype=np.uint8)
     pages["gradient"][..., 0] = np.linspace(0, 255, 600).astype(np.uint8)
-    out = {}
-    for name, page in pages.items():
-        buf = io.BytesIO()
-        Image.fromarray(page).save(buf, "PNG")
-        out[name] = buf.getvalue()
-    return out
+    return {name: as_png(Image.fromarray(page)) for name, page in pages.items()}
+
+
+DEGENERATE = _degenerate()
 
 
 # the pool paintings whose only paint is one small mark
 NEARLY_EMPTY = ("nope_half_flower_cut_off", "nope_nearly_empty_pale", "nope_tiny_blob_corner")
 
 
-@pytest.mark.parametrize("name", list(_degenerate()))
+@pytest.mark.parametrize("name", list(DEGENERATE))
 def test_degenerate_pictures_do_not_crash_the_detector(detector, name):
     """A box round one mark at the border has no sides a pixel in (this raised IndexError). A lone
     mark may be matched, but only to a pool painting that is itself one small mark (a mark in a
     corner reaches 0.997 against the flower cut off in a corner): two lone marks look alike."""
-    copy = detector.match(_degenerate()[name])
+    copy = detector.match(DEGENERATE[name])
     assert copy is None or copy.id in NEARLY_EMPTY, copy
 
 

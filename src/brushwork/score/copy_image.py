@@ -145,14 +145,13 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
     if not backdrops:
         return _modal(rgb, 0.0), None
     near = _FLAT + 3 * grain
-    last = len(rgb) - 1
     modal = _modal(rgb, grain)
     on = _distance(rgb, modal) <= near
     box = _box(on)
     if box is not None:
         y0, y1, x0, x1 = box
         h, w = y1 - y0 + 1, x1 - x0 + 1
-        if min(h, w) >= _SQUARE * len(rgb) and abs(h - w) <= 0.04 * max(h, w) and _inner_sides_show(on, box, last):
+        if min(h, w) >= _SQUARE * len(rgb) and abs(h - w) <= 0.04 * max(h, w) and _inner_sides_show(on, box):
             outside = np.ones(on.shape, dtype=bool)
             outside[y0:y1 + 1, x0:x1 + 1] = False
             return modal, outside
@@ -164,7 +163,7 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
         tried.append(colour)
         off = _distance(rgb, colour) <= near
         box = _box(~off)
-        if box is None or not _inner_sides_show(~off, box, last):
+        if box is None or not _inner_sides_show(~off, box):
             continue
         y0, y1, x0, x1 = box
         paper = _modal(rgb[y0:y1 + 1, x0:x1 + 1], grain)
@@ -186,10 +185,11 @@ def _box(mask: np.ndarray) -> tuple[int, int, int, int] | None:
     return int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
 
 
-def _inner_sides_show(mask: np.ndarray, box: tuple[int, int, int, int], last: int) -> bool:
+def _inner_sides_show(mask: np.ndarray, box: tuple[int, int, int, int]) -> bool:
     """Whether the box lies inside the picture on some side, and the mask holds `_LAID_ON` of each
     such side, a pixel in (the seam itself may be a mix that is all but the backdrop)."""
     y0, y1, x0, x1 = box
+    last = len(mask) - 1
     if min(y1 - y0, x1 - x0) < 2:
         return False                   # too small to have sides a pixel in: not a painting laid on anything
     sides = [side for side, inner in ((mask[y0 + 1, x0:x1 + 1], y0 > 0), (mask[y1 - 1, x0:x1 + 1], y1 < last),
@@ -204,7 +204,7 @@ def _modal(rgb: np.ndarray, grain: float) -> np.ndarray:
     flat = rgb.reshape(-1, 3)
     q = np.rint(flat if grain < _GRAINY else flat / 8).astype(np.int32)
     packed = (q[:, 0] << 16) | (q[:, 1] << 8) | q[:, 2]
-    values, where, counts = np.unique(packed, return_inverse=True, return_counts=True)
+    _, where, counts = np.unique(packed, return_inverse=True, return_counts=True)
     return flat[where.reshape(-1) == int(np.argmax(counts))].mean(axis=0).astype(np.float32)
 
 
