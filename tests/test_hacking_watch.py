@@ -196,3 +196,49 @@ def test_brushwork_eval_of_a_film_prints_and_reports_its_watch(tmp_path):
     assert [f["kind"] for f in data["watch"]] == ["copy", "trend"] and data["watch"][0]["rollouts"][0]["step"] == 2
     page = (out / "report.html").read_text()
     assert "<h2>Hacking watch</h2>" in page and "love_0" in page
+
+
+# ---------------------------------------------------------------- the best-paid paintings, for the rater
+
+def test_best_paid_lists_what_the_reward_paid_most_for_once_each_and_skips_what_it_did_not_pay_as_painting():
+    from brushwork.eval.watch import best_paid
+
+    paid = spread([0.5, 0.9, 0.7])
+    again = sample(card(0.9), COLOURS[1], group=2)                  # the same picture in another group: one question
+    copy = sample(card(0.95, copy_of=Copy("love_0", "image", "", 0.97)), COLOURS[5])
+    failed = sample(card(0.99, passed=False), COLOURS[6])
+    unrendered = sample(card(0.97), None)
+    chosen = best_paid([*paid, again, copy, failed, unrendered], 3)
+    assert [s.card.total for s in chosen] == [0.9, 0.7, 0.5]
+    assert best_paid(paid, 1) == [paid[1]] and best_paid([copy, failed, unrendered], 5) == []
+
+
+def test_pool_add_rollouts_adds_a_films_best_paid_paintings_unrated_to_a_real_store(tmp_path):
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+    from brushwork.pool.store import PoolStore
+    from brushwork.train.film import Film
+
+    film = Film(tmp_path / "run" / "film")
+    reply = "A painting:\n\n```js\nfunction setup() { createCanvas(600, 600, WEBGL); }\nfunction draw() {}\n```\n"
+    for index, (total, kw) in enumerate([(0.4, {}), (0.8, {}), (0.9, {"copy_of": Copy("love_0", "both", "", 1.0)}),
+                                         (0.6, {}), (0.95, {"passed": False})]):
+        film.record(3, index, card(total, **kw), png(COLOURS[index]), prompt="Paint a hibiscus", reply=reply,
+                    subject="hibiscus", seed=index, group=11)
+    PoolStore.init(tmp_path / "pool").close()
+    run = CliRunner().invoke
+    res = run(app, ["pool", "add-rollouts", str(tmp_path / "pool"), str(tmp_path / "run"), "--top", "2"])
+    assert res.exit_code == 0, res.output
+    assert "added 2 unrated" in res.stdout and "0.600-0.800" in res.stdout and "pool serve" in res.stdout
+    store = PoolStore(tmp_path / "pool")
+    items = store.items()
+    assert len(items) == 2 and all(store.tier_of(i.id) is None for i in items)
+    assert {i.generator for i in items} == {"policy"} and {i.subject for i in items} == {"hibiscus"}
+    assert sorted(i.provenance["total"] for i in items) == [0.6, 0.8]
+    assert all(i.provenance["step"] == 3 for i in items) and "createCanvas" in store.source_text(items[0])
+    store.close()
+    res = run(app, ["pool", "add-rollouts", str(tmp_path / "pool"), str(tmp_path / "run" / "film"), "--top", "3"])
+    assert res.exit_code == 0 and "added 1 unrated" in res.stdout and "2 already in the pool" in res.stdout
+    res = run(app, ["pool", "add-rollouts", str(tmp_path / "pool"), str(tmp_path)])
+    assert res.exit_code == 2 and "is not a film" in res.output and "OUTPUT_DIR/film" in res.output

@@ -73,6 +73,42 @@ def _import_sketch_files(store, files, subject, generator, config):
         console.print(f"[yellow]skipped[/] {failure}")
 
 
+@pool_app.command("add-rollouts")
+def add_rollouts(root: Path = RootArg,
+                 film: Path = typer.Argument(..., exists=True, file_okay=False,
+                                             help="a run's film (OUTPUT_DIR/film, or the run folder holding it)"),
+                 top: int = typer.Option(20, min=1, help="how many of the best-paid paintings to add")):
+    """Add a run's best-paid paintings, unrated, so the rater sees what the reward pays most for."""
+    from brushwork.errors import ConfigError
+    from brushwork.eval.collect import film_samples, resolve_film
+    from brushwork.eval.watch import best_paid
+    from brushwork.sketch import extract_sketch
+
+    store = _store(root)
+    try:
+        folder = resolve_film(film)
+        chosen = best_paid(film_samples(folder), top)
+    except ConfigError as e:
+        print_error(e)
+        raise typer.Exit(2) from e
+    if not chosen:
+        out.print(f"{folder} holds no painting the reward paid (passed, rendered, not a copy): nothing added")
+        return
+    known = {item.id for item in store.items()}
+    added = 0
+    for s in chosen:
+        sketch = extract_sketch(s.reply)
+        item = store.add_item(s.png, sketch.code if sketch else None, subject=s.subject, prompt=s.prompt,
+                              generator="policy", provenance={"film": str(folder), "step": s.step, "group": s.group,
+                                                              "seed": s.seed, "turn": s.turn, "total": s.card.total})
+        added += item not in known
+        known.add(item)
+    totals = [s.card.total for s in chosen]
+    out.print(f"added {added} unrated of the run's {len(chosen)} best-paid paintings (totals {min(totals):.3f}-"
+              f"{max(totals):.3f}; {len(chosen) - added} already in the pool); rate them with "
+              f"`brushwork pool serve {root}`, then refit with `brushwork taste fit`")
+
+
 @pool_app.command("import")
 @with_settings(RenderSettings)
 def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True, file_okay=False),

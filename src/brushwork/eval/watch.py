@@ -13,11 +13,14 @@ Four signs, each a pure function of the scored samples (and, for a film, its per
 
 "High reward" is the run's top quartile: a total (a sample's, or a group's mean) at or above
 the 75th percentile of the totals of the run's samples.
-A flag is a suspicion to look at, not a verdict; nothing here changes a reward.
+A flag is a suspicion to look at, not a verdict; nothing here changes a reward. Beside the
+flags, `best_paid` lists a run's best-paid paintings for the rater (`brushwork pool
+add-rollouts`): what the reward pays most for is where a blind spot of the pool would show.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -127,6 +130,25 @@ def hacking_watch(samples: Sequence[Sample], reward: Series | None = None,
     if reward and held_out:
         flags += reward_without_taste(reward, held_out)
     return tuple(flags)
+
+
+def best_paid(samples: Sequence[Sample], n: int) -> list[Sample]:
+    """The `n` best-paid distinct paintings of a run, best first: what the reward pays most for,
+    for a person to rate (`brushwork pool add-rollouts`). Only paintings the reward paid as
+    paintings count: passed, rendered, not a copy of the pool (a copy's judge term is already 0);
+    one sample per distinct image (a collapsed group is one question, not several)."""
+    seen: set[str] = set()
+    chosen = []
+    paid = [s for s in samples if s.card.passed and s.png is not None and s.card.total is not None
+            and not s.card.copy_of]
+    for s in sorted(paid, key=lambda s: -s.card.total):
+        digest = hashlib.sha256(s.png).hexdigest()
+        if digest not in seen:
+            seen.add(digest)
+            chosen.append(s)
+        if len(chosen) == n:
+            break
+    return chosen
 
 
 def run_watch(run: EvalRun, human: Series | None = None) -> tuple[Flag, ...]:
