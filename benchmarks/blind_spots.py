@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 
 from results import markdown, print_tables, replace_section
+from reward_attack import offline_scorer
 from rich.console import Console
 
 HERE = Path(__file__).resolve().parent
@@ -48,15 +49,6 @@ FOUND, ROUNDS, KEEP, CHILDREN = range(12), 3, 3, 3
 FRESH = range(200, 212)            # seeds no rated painting came from
 RATED = 10                         # the best-paid paintings of the first search the rater rates
 FAMILIES = ("blob", "scribble", "wash", "flat")
-
-
-def _scorer(renderer, pool, model, options=None):
-    from brushwork.score import Scorer
-    from brushwork.score.backends import TasteAesthetic, TasteJudge
-    from brushwork.score.judge import PairwiseJudge
-
-    return Scorer(renderer, pool, options,
-                  backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
 
 
 def rated_pool(pool_dir: Path, paintings: list[tuple[bytes, str]], tier: str, out: Path):
@@ -108,7 +100,7 @@ async def run(console: Console) -> dict:
     tiers = {t: [i.source.read_text() for i in items] for t, items in pool.by_tier().items() if t in ("love", "nope")}
     out: dict = {"models": {}}
     async with Renderer(RenderConfig()) as renderer:
-        deployed = _scorer(renderer, pool, before)
+        deployed = offline_scorer(renderer, pool, before)
 
         async def score_before(reply):
             return await deployed.score(reply, seed=0, group_seed=1)
@@ -128,13 +120,13 @@ async def run(console: Console) -> dict:
             pool_after = rated_pool(example_pool_dir(), paintings, "nope", Path(tmp))
             after = fit(pool_after)
             for name, model, p in (("before", before, pool), ("after", after, pool_after)):
-                scorer = deployed if name == "before" else _scorer(renderer, p, model)
+                scorer = deployed if name == "before" else offline_scorer(renderer, p, model)
 
                 async def score(reply, scorer=scorer):
                     return await scorer.score(reply, seed=0, group_seed=1)
                 with console.status(f"fresh searches against the model {name} rating"):
                     tried = await attacks.search(score, FRESH, 1, KEEP, CHILDREN, FAMILIES)
-                judged = _scorer(renderer, p, model, ScoringOptions(judge_copies=True))
+                judged = offline_scorer(renderer, p, model, ScoringOptions(judge_copies=True))
                 out["models"][name] = {
                     "tried": tried,
                     "honest": {k: (await score(v)).total for k, v in goods.items()},

@@ -36,7 +36,8 @@ START, END = "<!-- reward-attack:start -->", "<!-- reward-attack:end -->"
 SEEDS, ROUNDS, KEEP, CHILDREN = range(12), 3, 3, 3
 
 
-def _scorer(renderer, pool, model, options=None):
+def offline_scorer(renderer, pool, model, options=None):
+    """The default offline scorer with `model` as both its judge and its aesthetic."""
     from brushwork.score import Scorer
     from brushwork.score.backends import TasteAesthetic, TasteJudge
     from brushwork.score.judge import PairwiseJudge
@@ -63,20 +64,20 @@ async def run(console: Console) -> dict:
     tiers = {t: [i.source.read_text() for i in items] for t, items in pool.by_tier().items()
              if t in ("love", "nope")}
     async with Renderer(RenderConfig()) as renderer:
-        bounded_scorer = _scorer(renderer, pool, model)
+        bounded_scorer = offline_scorer(renderer, pool, model)
 
         async def score(reply):
             return await bounded_scorer.score(reply, seed=0, group_seed=1)
         with console.status("random search against the bounded reward"):
             tried = await attacks.search(score, SEEDS, ROUNDS, KEEP, CHILDREN)
             tried += await attacks.search(score, SEEDS, ROUNDS, KEEP, CHILDREN, attacks.HELD_OUT_FAMILIES)
-        free = _scorer(renderer, pool, unbounded)
+        free = offline_scorer(renderer, pool, unbounded)
         free_totals = [(await free.score(attacks.sketch(t.genome), seed=0, group_seed=1)).total for t in tried]
         copies = ScoringOptions(judge_copies=True)
         honest, pool_totals = {}, {}
         for name, s in (("bounded", bounded_scorer), ("unbounded", free)):
             honest[name] = {k: (await s.score(v, seed=0, group_seed=1)).total for k, v in goods.items()}
-            judged = _scorer(renderer, pool, model if name == "bounded" else unbounded, copies)
+            judged = offline_scorer(renderer, pool, model if name == "bounded" else unbounded, copies)
             pool_totals[name] = {t: [(await judged.score(src, seed=0, group_seed=1)).total for src in srcs]
                                  for t, srcs in tiers.items()}
     return {"tried": tried, "free": free_totals, "honest": honest, "pool": pool_totals,
