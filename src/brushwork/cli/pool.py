@@ -94,15 +94,13 @@ def add_rollouts(root: Path = RootArg,
     if not chosen:
         out.print(f"{folder} holds no painting the reward paid (passed, rendered, not a copy): nothing added")
         return
-    known = {item.id for item in store.items()}
-    added = 0
+    held = len(store.items())
     for s in chosen:
         sketch = extract_sketch(s.reply)
-        item = store.add_item(s.png, sketch.code if sketch else None, subject=s.subject, prompt=s.prompt,
-                              generator="policy", provenance={"film": str(folder), "step": s.step, "group": s.group,
-                                                              "seed": s.seed, "turn": s.turn, "total": s.card.total})
-        added += item not in known
-        known.add(item)
+        store.add_item(s.png, sketch.code if sketch else None, subject=s.subject, prompt=s.prompt,
+                       generator="policy", provenance={"film": str(folder), "step": s.step, "group": s.group,
+                                                       "seed": s.seed, "turn": s.turn, "total": s.card.total})
+    added = len(store.items()) - held   # add_item is idempotent: a painting already held is not added again
     totals = [s.card.total for s in chosen]
     out.print(f"added {added} unrated of the run's {len(chosen)} best-paid paintings (totals {min(totals):.3f}-"
               f"{max(totals):.3f}; {len(chosen) - added} already in the pool); rate them with "

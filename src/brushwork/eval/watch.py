@@ -20,13 +20,13 @@ add-rollouts`): what the reward pays most for is where a blind spot of the pool 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from brushwork.eval.metrics import EvalRun, Sample, group_diversity, step_series
+from brushwork.pool.store import sha256
 
 Series = list[tuple[int, float]]   # (step, value) points
 
@@ -136,13 +136,14 @@ def best_paid(samples: Sequence[Sample], n: int) -> list[Sample]:
     """The `n` best-paid distinct paintings of a run, best first: what the reward pays most for,
     for a person to rate (`brushwork pool add-rollouts`). Only paintings the reward paid as
     paintings count: passed, rendered, not a copy of the pool (a copy's judge term is already 0);
-    one sample per distinct image (a collapsed group is one question, not several)."""
+    one sample per distinct image, by the content hash the pool store names its items by (a
+    collapsed group is one question, not several)."""
     seen: set[str] = set()
     chosen = []
     paid = [s for s in samples if s.card.passed and s.png is not None and s.card.total is not None
             and not s.card.copy_of]
     for s in sorted(paid, key=lambda s: -s.card.total):
-        digest = hashlib.sha256(s.png).hexdigest()
+        digest = sha256(s.png)
         if digest not in seen:
             seen.add(digest)
             chosen.append(s)
