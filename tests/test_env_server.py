@@ -216,6 +216,7 @@ def test_killed_client_session_is_released(server, tmp_path):
     script = ("import sys, time\nfrom brushwork.env import BrushworkEnv, PaintAction\n"
               "env = BrushworkEnv(sys.argv[1]).sync()\nenv.reset(seed=41)\nreply = sys.stdin.read()\n"
               "print('stepping', flush=True)\nenv.step(PaintAction(response=reply))\ntime.sleep(600)\n")
+    seen = len(server.log.read_text())
     proc = subprocess.Popen([sys.executable, "-c", script, server.url], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     try:
@@ -227,6 +228,10 @@ def test_killed_client_session_is_released(server, tmp_path):
         proc.kill()       # mid-episode, mid-render
         proc.wait(timeout=30)
     wait_for(lambda: active_sessions(server) == 0, 90, "the dead client's session to be released")
+    # the answer it never read is one line in the server's log, not a chain of tracebacks
+    gone = "closed its connection before its answer was sent"
+    wait_for(lambda: gone in server.log.read_text()[seen:], 60, "the server to log the client's leaving")
+    assert "Traceback" not in server.log.read_text()[seen:]
     with BrushworkEnv(server.url).sync() as env:      # and the server serves on
         env.reset(seed=42)
         assert env.step(PaintAction(response=HONEST)).reward is not None

@@ -12,9 +12,11 @@ use), stateless HTTP `/reset` and `/step` (a fresh environment per request), `/s
 from __future__ import annotations
 
 import functools
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from brushwork.env.models import PaintAction, PaintObservation, PaintState
 from brushwork.env.server.brushwork_environment import BrushworkEnvironment
@@ -45,8 +47,30 @@ def build_app(context: ServerContext) -> FastAPI:
 
     for error, status in CLIENT_ERRORS.items():
         app.add_exception_handler(error, functools.partial(_client_error, status))
+    app.add_middleware(_GoneClients)
     app.state.brushwork = context
     return app
+
+
+class _GoneClients:
+    """A client that goes away mid-episode (killed, its network lost) is ordinary under RL. OpenEnv's
+    /ws handler then tries to send the step's answer, and then an error, on the closed socket, and
+    raises after its own cleanup has closed the session: three chained tracebacks in the log for
+    something that needs one line. This says that line and lets every other error through."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        try:
+            await self.app(scope, receive, send)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            client = scope.get("client") or ("a client", "")
+            logging.getLogger("uvicorn.error").warning(
+                "%s:%s closed its connection before its answer was sent; its session is closed",
+                *client)
 
 
 async def _client_error(status: int, request: Request, error: Exception) -> JSONResponse:
