@@ -146,9 +146,14 @@ SOURCE_ATTACKS: dict[str, Callable[[str], str]] = {
 # colour were then found by hand (all but missed before backdrops were told from paper) and
 # joined the moves: flat ones first (seed "copies-held-out-2026-12-03-backdrops"), then
 # gradients, blotchy backdrops and grain (seed "copies-held-out-2026-12-03-grain": three of its
-# misses were grain on faint paintings, which the grain threshold on the ink answers); this seed
-# was drawn after that change.
-HELD_OUT_SEED = "copies-held-out-2026-12-03-grain-threshold"
+# misses were grain on faint paintings, which the grain threshold on the ink answers), then seed
+# "copies-held-out-2026-12-03-grain-threshold" (three of its misses were blotchy backdrops: two
+# behind paintings with no paper margin, one behind a sprig whose backdrop held paper-coloured
+# patches, all answered by finding the square by its seam), then seed
+# "copies-held-out-2026-12-03-seams" (two of its misses were the seam's square stretched to the
+# border past a corner and a backdrop strip under two reduced pixels wide); this seed was drawn
+# after the changes they led to.
+HELD_OUT_SEED = "copies-held-out-2026-12-03-seam-corners"
 _DIHEDRAL = ((0, False), (0, True), (1, False), (2, False), (3, False), (2, True), (1, True), (3, True))
 
 

@@ -129,13 +129,17 @@ def test_a_painting_shrunk_onto_its_paper_is_a_copy_though_its_paint_met_the_bor
 
 # flat backdrops: behind a flower on paper, behind a painting with no paper (the backdrop is now its
 # commonest colour), as a strip thinner than a reduced pixel; a gradient and a blotchy backdrop behind
-# a painting with a paper margin; a flat one under grain (no two pixels of it alike)
+# a painting with a paper margin; a flat one under grain (no two pixels of it alike); paintings with no
+# paper margin on a blotchy backdrop and on a gradient (found by the seam alone)
 BACKDROPS = {"dark": ("love_magenta_hibiscus_bud", (30, 30, 40), (60, 60), 0),
              "no paper": ("love_misty_hills_dawn", (120, 60, 60), (60, 60), 0),
              "thin strip": ("okay_daisy_white_on_green", (250, 250, 250), (3, 9), 0),
              "gradient": ("okay_orange_hibiscus_corner", "gradient", (90, 20), 0),
              "blotchy": ("love_apricot_hibiscus_trio", "blotchy", (20, 100), 0),
-             "grain": ("okay_tulip_single", (40, 90, 60), (100, 40), 6)}
+             "grain": ("okay_tulip_single", (40, 90, 60), (100, 40), 6),
+             "no paper, blotchy": ("love_poppies_meadow", "blotchy", (70, 30), 0),
+             "no paper, gradient": ("love_coral_hibiscus_blue_bloom", "gradient", (10, 110), 0),
+             "no paper, blotchy, grain": ("love_misty_hills_dawn", "blotchy", (100, 100), 3)}
 
 
 @pytest.mark.parametrize("case", list(BACKDROPS))
@@ -204,7 +208,7 @@ def test_honest_paintings_laid_on_a_backdrop_are_not_copies(rendered, detector):
 
 def _degenerate() -> dict[str, bytes]:
     """Pictures the backdrop rules must take in their stride: marks one pixel wide or at the
-    border (boxes too small to have sides), a line along an edge, noise, a gradient."""
+    border (boxes too small to have sides), a line along an edge, noise, a gradient, an empty frame."""
     pages = {name: np.full((600, 600, 3), 30, dtype=np.uint8) for name in ("dot", "corner", "edge", "line")}
     pages["dot"][596:, 300:304] = 250
     pages["corner"][:4, :4] = 250
@@ -213,6 +217,9 @@ def _degenerate() -> dict[str, bytes]:
     pages["noise"] = np.random.default_rng(0).integers(0, 256, (600, 600, 3), dtype=np.uint8)
     pages["gradient"] = np.zeros((600, 600, 3), dtype=np.uint8)
     pages["gradient"][..., 0] = np.linspace(0, 255, 600).astype(np.uint8)
+    pages["frame"] = np.full((600, 600, 3), 240, dtype=np.uint8)     # a painted frame: a seam with nothing in it
+    pages["frame"][50:550, 60:560] = 90
+    pages["frame"][60:540, 70:550] = 240
     return {name: as_png(Image.fromarray(page)) for name, page in pages.items()}
 
 

@@ -21,9 +21,11 @@ A painting shrunk onto a backdrop of another colour would be measured from the b
 own paper would read as paint, the seam as an edge all round it. So a painting laid on a
 backdrop is found (`_paper`) and measured from its own paper, the backdrop and its seam blank:
 where its paper fills a square box with straight seams (any backdrop: flat, a gradient, a
-texture), or where a flat colour fills an edge row or column round a box that shows another
-colour all along its inner sides (a flat backdrop, whether or not the painting has a paper
-margin). Both allow for grain, so noise on every pixel does not hide the backdrop.
+texture), where the colour jumps all along the sides of a square (the seam alone: a painting
+with no paper margin on any backdrop), or where a flat colour fills an edge row or column round
+a box that shows another colour all along its inner sides (a flat backdrop, whether or not the
+painting has a paper margin). All allow for grain, so noise on every pixel does not hide the
+backdrop.
 
 Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
 every turn) ranks every pool map and its turns; the fine pass (48 px, 7 scales from 0.75
@@ -133,6 +135,9 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
       box of at least `_SQUARE` of the side, inside the picture on at least one side, all along
       each of its inner sides (a copy's margin ends on a straight seam). The backdrop is what
       lies outside the box;
+    - any backdrop, behind a painting with or without a paper margin: the colour jumps all
+      along each inner side of such a square (`_seam_box`). The paper is the commonest colour
+      inside it, the backdrop what lies outside;
     - a flat backdrop, behind a painting with or without a paper margin: a colour fills a whole
       border row or column, and the box round everything else has every side that lies inside
       the picture drawn on something else almost all along (a painting's paint touches the box
@@ -145,6 +150,12 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
     if not backdrops:
         return _modal(rgb, 0.0), None
     near = _FLAT + 3 * grain
+    box = _seam_box(rgb, 2 * near)
+    if box is not None:
+        y0, y1, x0, x1 = box
+        outside = np.ones(rgb.shape[:2], dtype=bool)
+        outside[y0:y1 + 1, x0:x1 + 1] = False     # the seam itself is blanked with the backdrop's edge
+        return _modal(rgb[y0 + 1:y1, x0 + 1:x1], grain), outside
     modal = _modal(rgb, grain)
     on = _distance(rgb, modal) <= near
     box = _box(on)
@@ -171,6 +182,60 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
             break                      # laid on its own paper: measured as it is
         return paper, _reached(off)
     return modal, None
+
+
+def _seam_box(rgb: np.ndarray, jump: float) -> tuple[int, int, int, int] | None:
+    """The square a picture was pasted into, found by its seam alone: rows and columns where the
+    colour jumps by more than `jump` (between the pixels either side, as the reduction mixes the
+    seam's own pixel) along `_LAID_ON` of each side of a square of at least `_SQUARE` of the side
+    that lies inside the picture. (y0, y1, x0, x1), the seam's own rows and columns; None when no
+    such square is there.
+
+    What the other two rules cannot find: a painting with no paper margin (paint to its edges) on
+    a backdrop that is not flat. An honest painting holds no such square: it needs a straight
+    jump along two sides at least, a corner of a box most of the picture wide."""
+    n = len(rgb)
+    rows = np.zeros((n, n), dtype=np.int32)       # rows[y, x]: a jump between y - 1 and y + 1
+    cols = np.zeros((n, n), dtype=np.int32)       # cols[y, x]: a jump between x - 1 and x + 1
+    rows[1:-1] = _distance(rgb[2:], rgb[:-2]) > jump
+    cols[:, 1:-1] = _distance(rgb[:, 2:], rgb[:, :-2]) > jump
+    least = _LAID_ON * np.ceil(_SQUARE * n)       # jumps the shortest side of such a square needs
+    if rows.sum(axis=1).max() < least or cols.sum(axis=0).max() < least:
+        return None                   # no row and column with jumps enough for a side: most paintings
+    along_x = np.zeros((n, n + 1), dtype=np.int32)
+    along_x[:, 1:] = rows.cumsum(axis=1)          # jumps of row y over columns [a, b): along_x[y, b] - along_x[y, a]
+    along_y = np.zeros((n + 1, n), dtype=np.int32)
+    along_y[1:] = cols.cumsum(axis=0)
+    def along_row(y, a, b):            # share of row y's jumps over columns [a, b)
+        return (along_x[y, b] - along_x[y, a]) / (b - a)
+
+    def along_col(x, a, b):            # share of column x's jumps over rows [a, b)
+        return (along_y[b, x] - along_y[a, x]) / (b - a)
+
+    best, found, end = _LAID_ON - 1e-9, None, 3
+    for side in range(int(np.ceil(_SQUARE * n)), n):
+        start = np.arange(n - side + 1)
+        y0, x0 = start[:, None], start[None, :]
+        y1, x1 = y0 + side - 1, x0 + side - 1
+        inner = {"top": y0 > 0, "bottom": y1 < n - 1, "left": x0 > 0, "right": x1 < n - 1}
+        # each inner side's share of jumps, over the side's own length
+        share = {"top": along_row(y0, x0, x1 + 1), "bottom": along_row(y1, x0, x1 + 1),
+                 "left": along_col(x0, y0, y1 + 1), "right": along_col(x1, y0, y1 + 1)}
+        worst = np.minimum.reduce([np.where(inner[k], share[k], 1.0) for k in share])
+        # a side on the picture's border: the seams meeting it run on to the border (the border
+        # cuts the paste), not a square stretched past where the seam turned a corner
+        reach = [np.where(~inner[border] & inner[k], along(line, a, b), 1.0)
+                 for border, a, b in (("top", 0, end), ("bottom", n - end, n))
+                 for along, (k, line) in ((along_col, ("left", x0)), (along_col, ("right", x1)))]
+        reach += [np.where(~inner[border] & inner[k], along(line, a, b), 1.0)
+                  for border, a, b in (("left", 0, end), ("right", n - end, n))
+                  for along, (k, line) in ((along_row, ("top", y0)), (along_row, ("bottom", y1)))]
+        worst = np.where(np.minimum.reduce(reach) >= 2 / 3, worst, 0.0)
+        k = int(np.argmax(worst))
+        if worst.flat[k] > best:        # the square the seam runs all along, not one that overhangs it
+            best, (a, b) = float(worst.flat[k]), np.unravel_index(k, worst.shape)
+            found = (int(a), int(a) + side - 1, int(b), int(b) + side - 1)
+    return found
 
 
 def _distance(rgb: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -231,13 +296,14 @@ def _reached(mask: np.ndarray) -> np.ndarray:
 
 def _ink(rgb: np.ndarray, paper: np.ndarray, outside: np.ndarray | None) -> np.ndarray:
     """Each pixel's colour distance from the paper; 0 outside the painting (a backdrop) and on the
-    seam next to it, where the reduction mixed the two. The picture's outermost pixels repeat
-    their inner neighbours: a strip of backdrop thinner than a pixel leaves only a mix there."""
+    seam next to it, where the reduction mixed the two. The picture's outermost two pixels
+    repeat their inner neighbour: a strip of backdrop under two pixels wide leaves only a mix
+    there, too thin for any rule to see as a side."""
     ink = _distance(rgb, paper)
     if outside is not None:
         ink[_grown(outside)] = 0
-        ink[0], ink[-1] = ink[1], ink[-2]
-        ink[:, 0], ink[:, -1] = ink[:, 1], ink[:, -2]
+        ink[:2], ink[-2:] = ink[2], ink[-3]
+        ink[:, :2], ink[:, -2:] = ink[:, 2:3], ink[:, -3:-2]
     return ink
 
 
