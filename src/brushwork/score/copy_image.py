@@ -129,15 +129,16 @@ def _paper(rgb: np.ndarray, grain: float, backdrops: bool) -> tuple[np.ndarray, 
     """The painting's paper colour, and what lies outside the painting when it was laid on a
     backdrop (with `backdrops`; None when it was not).
 
-    The paper is the modal colour, unless the painting was laid on a backdrop:
+    The paper is the modal colour, unless the painting was laid on a backdrop (the rules in the
+    order they are tried):
 
+    - any backdrop, behind a painting with or without a paper margin: the colour jumps all
+      along each inner side of a square of at least `_SQUARE` of the side (`_seam_box`). The
+      paper is the commonest colour inside it, the backdrop what lies outside;
     - any backdrop (a gradient, a texture, a flat colour): the paper's own pixels fill a square
       box of at least `_SQUARE` of the side, inside the picture on at least one side, all along
       each of its inner sides (a copy's margin ends on a straight seam). The backdrop is what
       lies outside the box;
-    - any backdrop, behind a painting with or without a paper margin: the colour jumps all
-      along each inner side of such a square (`_seam_box`). The paper is the commonest colour
-      inside it, the backdrop what lies outside;
     - a flat backdrop, behind a painting with or without a paper margin: a colour fills a whole
       border row or column, and the box round everything else has every side that lies inside
       the picture drawn on something else almost all along (a painting's paint touches the box
@@ -192,8 +193,10 @@ def _seam_box(rgb: np.ndarray, jump: float) -> tuple[int, int, int, int] | None:
     such square is there.
 
     What the other two rules cannot find: a painting with no paper margin (paint to its edges) on
-    a backdrop that is not flat. An honest painting holds no such square: it needs a straight
-    jump along two sides at least, a corner of a box most of the picture wide."""
+    a backdrop that is not flat, and one whose backdrop has patches of its paper's colour (they
+    stretch the box round the paper's pixels). Tried first, as the most exact. An honest painting
+    holds no such square: it needs a straight jump along two sides at least, a corner of a box
+    most of the picture wide."""
     n = len(rgb)
     rows = np.zeros((n, n), dtype=np.int32)       # rows[y, x]: a jump between y - 1 and y + 1
     cols = np.zeros((n, n), dtype=np.int32)       # cols[y, x]: a jump between x - 1 and x + 1
@@ -206,6 +209,7 @@ def _seam_box(rgb: np.ndarray, jump: float) -> tuple[int, int, int, int] | None:
     along_x[:, 1:] = rows.cumsum(axis=1)          # jumps of row y over columns [a, b): along_x[y, b] - along_x[y, a]
     along_y = np.zeros((n + 1, n), dtype=np.int32)
     along_y[1:] = cols.cumsum(axis=0)
+
     def along_row(y, a, b):            # share of row y's jumps over columns [a, b)
         return (along_x[y, b] - along_x[y, a]) / (b - a)
 
@@ -224,12 +228,13 @@ def _seam_box(rgb: np.ndarray, jump: float) -> tuple[int, int, int, int] | None:
         worst = np.minimum.reduce([np.where(inner[k], share[k], 1.0) for k in share])
         # a side on the picture's border: the seams meeting it run on to the border (the border
         # cuts the paste), not a square stretched past where the seam turned a corner
-        reach = [np.where(~inner[border] & inner[k], along(line, a, b), 1.0)
-                 for border, a, b in (("top", 0, end), ("bottom", n - end, n))
-                 for along, (k, line) in ((along_col, ("left", x0)), (along_col, ("right", x1)))]
-        reach += [np.where(~inner[border] & inner[k], along(line, a, b), 1.0)
-                  for border, a, b in (("left", 0, end), ("right", n - end, n))
-                  for along, (k, line) in ((along_row, ("top", y0)), (along_row, ("bottom", y1)))]
+        reach = []
+        for border, a, b in (("top", 0, end), ("bottom", n - end, n)):       # the left and right seams
+            reach += [np.where(~inner[border] & inner[k], along_col(x, a, b), 1.0)
+                      for k, x in (("left", x0), ("right", x1))]
+        for border, a, b in (("left", 0, end), ("right", n - end, n)):       # the top and bottom seams
+            reach += [np.where(~inner[border] & inner[k], along_row(y, a, b), 1.0)
+                      for k, y in (("top", y0), ("bottom", y1))]
         worst = np.where(np.minimum.reduce(reach) >= 2 / 3, worst, 0.0)
         k = int(np.argmax(worst))
         if worst.flat[k] > best:        # the square the seam runs all along, not one that overhangs it
