@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from PIL import Image, ImageEnhance, ImageFilter, ImageOps
+from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageOps
 
 CALIBRATION = ("love_apricot_hibiscus_trio", "okay_magenta_hibiscus_round_petals")
 HELD_OUT = ("love_coral_hibiscus_pair", "nope_muddy_brown_hibiscus")
@@ -204,6 +204,15 @@ def shrunk_onto_paper(png: bytes, factor: float, at: tuple[int, int], brightness
         im = src.convert("RGB")
     im = ImageEnhance.Brightness(_shrunk(im, round(im.width * factor), at, onto)).enhance(brightness)
     return as_png(grain(im, noise, random.Random(0)) if noise else im)
+
+
+def framed(png: bytes, side: int, at: tuple[int, int], width: int = 8, colour: RGB = (20, 20, 60)) -> bytes:
+    """The painting with a square frame of `side` px drawn over it at `at`: straight dark edges that
+    outweigh the painting's own in an edge map (a policy draws one with a brush in a line or two)."""
+    with Image.open(io.BytesIO(png)) as src:
+        im = src.convert("RGB")
+    ImageDraw.Draw(im).rectangle((*at, at[0] + side, at[1] + side), outline=colour, width=width)
+    return as_png(im)
 
 
 def drawn_image_attack(png: bytes, rng: random.Random) -> tuple[bytes, str]:
