@@ -152,6 +152,7 @@ def write_results(args, pairs: int, judged: int, r, cover: float, b_left: int, r
 
     start, end = "<!-- ab-benchmark:start -->", "<!-- ab-benchmark:end -->"
     lo, hi = r.win_interval
+    holds = f"holds the true {args.p}: {'yes' if lo <= args.p <= hi else 'NO'}"
     replace_section(start, end, f"""{start}
 ## Blind A/B, simulated (benchmarks/ab.py)
 
@@ -162,8 +163,8 @@ prefers B with probability {args.p}; {judged} pairs judged in {rated_s:.1f} s.
 
 | measure | result | check |
 | --- | --- | --- |
-| B's human win rate, 95 % bootstrap interval | {r.win_rate:.3f} [{lo:.3f}, {hi:.3f}] | holds the true {args.p}: {'yes' if lo <= args.p <= hi else 'NO'} |
-| interval coverage over {args.trials} simulated raters of {pairs} pairs (arithmetic only) | {cover:.3f} | nominal 0.95 |
+| B's human win rate, 95 % bootstrap interval | {r.win_rate:.3f} [{lo:.3f}, {hi:.3f}] | {holds} |
+| interval coverage, {args.trials} simulated raters of {pairs} pairs (arithmetic only) | {cover:.3f} | nominal 0.95 |
 {end}""")
 
 

@@ -107,7 +107,7 @@ async def run(console: Console) -> dict:
         with console.status("finding the policy's favourites (blob search against the deployed reward)"):
             found = await attacks.search(score_before, FOUND, ROUNDS, KEEP, CHILDREN, ("blob",))
         best, roots = [], set()
-        for t in sorted((t for t in found if t.total is not None), key=lambda t: -t.total):
+        for t in sorted((t for t in found if t.card.total is not None), key=lambda t: -t.card.total):
             root = t.genome.name.split(".")[0]      # one painting per lineage: a rater asked once per kind
             if root not in roots and len(best) < RATED:
                 roots.add(root)
@@ -134,7 +134,7 @@ async def run(console: Console) -> dict:
                              for t, srcs in tiers.items()},
                     "eval": eval_accuracy(model, pool),
                     "report": {k: model.report.get(k) for k in ("pairwise_accuracy", "features", "l2")}}
-    out["found"] = [(t.genome.name, t.total) for t in best]
+    out["found"] = [(t.genome.name, t.card.total) for t in best]
     return out
 
 
@@ -142,7 +142,7 @@ def blocks(r: dict) -> list:
     m = r["models"]
 
     def fam(name, family):
-        totals = [t.total for t in m[name]["tried"] if t.genome.family == family and t.total is not None]
+        totals = [t.card.total for t in m[name]["tried"] if t.genome.family == family and t.card.total is not None]
         return f"{max(totals):.3f} / {statistics.mean(totals):.3f}", max(totals)
     med = {n: statistics.median(v["honest"].values()) for n, v in m.items()}
     love = {n: statistics.median(v["pool"]["love"]) for n, v in m.items()}

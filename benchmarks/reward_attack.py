@@ -99,8 +99,8 @@ def blocks(r: dict) -> list:
     groups += [(f"{f} (held out)", (f,)) for f in attacks.HELD_OUT_FAMILIES]
     for name, families in groups:
         idx = [k for k, t in enumerate(tried) if t.genome.family in families]
-        rows.append([name, str(len(idx)), str(sum(tried[k].passed for k in idx)),
-                     _summary([tried[k].total for k in idx]), _summary([r["free"][k] for k in idx])])
+        rows.append([name, str(len(idx)), str(sum(tried[k].card.passed for k in idx)),
+                     _summary([tried[k].card.total for k in idx]), _summary([r["free"][k] for k in idx])])
     med = {n: statistics.median(h.values()) for n, h in r["honest"].items()}
     love = {n: statistics.median(p["love"]) for n, p in r["pool"].items()}
     nope = {n: statistics.median(p["nope"]) for n, p in r["pool"].items()}
@@ -108,7 +108,7 @@ def blocks(r: dict) -> list:
     held = [k for k, t in enumerate(tried) if t.genome.family in attacks.HELD_OUT_FAMILIES]
 
     def top(idx):
-        return {"bounded": max(tried[k].total for k in idx if tried[k].total is not None),
+        return {"bounded": max(tried[k].card.total for k in idx if tried[k].card.total is not None),
                 "unbounded": max(r["free"][k] for k in idx if r["free"][k] is not None)}
     best, best_held = top(seen), top(held)
     targets = [["best attack vs median honest good", f"{best['bounded'] - med['bounded']:+.3f}",
@@ -123,9 +123,9 @@ def blocks(r: dict) -> list:
                  for k in r["honest"]["bounded"]]
     reference += [[f"pool {t} tier median ({len(r['pool']['bounded'][t])})", f"{statistics.median(v):.3f}",
                    f"{statistics.median(r['pool']['unbounded'][t]):.3f}"] for t, v in r["pool"]["bounded"].items()]
-    top = sorted(range(len(tried)), key=lambda k: -(tried[k].total or 0))[:5]
-    best_rows = [[tried[k].genome.name, f"{tried[k].total:.3f}", f"{tried[k].judge:.3f}",
-                  f"{tried[k].aesthetic:.3f}", f"{r['free'][k]:.3f}"] for k in top]
+    top = sorted(range(len(tried)), key=lambda k: -(tried[k].card.total or 0))[:5]
+    best_rows = [[tried[k].genome.name, f"{tried[k].card.total:.3f}", f"{tried[k].card.judge:.3f}",
+                  f"{tried[k].card.aesthetic:.3f}", f"{r['free'][k]:.3f}"] for k in top]
     return [("Attack candidates (total reward, best / mean)", ["family", "candidates", "pass the gate",
                                                               "bounded (deployed)", "same head unbounded"], rows),
             ("Honest replies and the pool (total reward)", ["reply", "bounded", "unbounded"], reference),

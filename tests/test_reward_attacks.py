@@ -63,15 +63,15 @@ def scored(example_pool, private_cache):
 
 def test_every_attack_is_legal(scored):
     tried = scored[0]
-    assert len(tried) == 12 and all(t.passed and t.total is not None for t in tried), \
-        [(t.genome.name, t.passed) for t in tried if not t.passed]
+    assert len(tried) == 12 and all(t.card.passed and t.card.total is not None for t in tried), \
+        [(t.genome.name, t.card.passed) for t in tried if not t.card.passed]
 
 
 def test_flat_clip_art_is_paid_below_honest_paintings(scored):
     """Hard-edged, saturated clip-art lies far off the pool's support: bounded, it scores
     clearly below the median honest reply; the same head unbounded paid it more."""
     tried, free_flat, honest, _ = scored
-    flat = [t.total for t in tried if t.genome.family == "flat"]
+    flat = [t.card.total for t in tried if t.genome.family == "flat"]
     assert max(flat) <= statistics.median(honest) - 0.10, (flat, honest)
     assert max(free_flat) > max(flat) + 0.05, (free_flat, flat)
 
@@ -81,7 +81,7 @@ def test_round_washes_are_paid_below_honest_paintings(scored):
     vein): the top tier's structure bound stops them at the middle tier, clearly below the
     median honest reply."""
     tried, _, honest, _ = scored
-    wash = [t.total for t in tried if t.genome.family == "wash"]
+    wash = [t.card.total for t in tried if t.genome.family == "wash"]
     assert max(wash) <= statistics.median(honest) - 0.10, (wash, honest)
 
 
