@@ -100,10 +100,14 @@ class Embedder:
                                                             providers=["CPUExecutionProvider"])
             return cls._session
 
-    def __call__(self, png: bytes) -> np.ndarray:
+    def tokens(self, png: bytes) -> np.ndarray:
+        """The backbone's last layer: the CLS token, then the 256 patch tokens (257 x 384)."""
         rgb = thumbnail_rgb(png, SIZE, Image.Resampling.BICUBIC)
         x = ((rgb - _MEAN) / _STD).transpose(2, 0, 1)[None].astype(np.float32)
-        tokens = self.session().run(None, {INPUT: x})[0][0]
+        return self.session().run(None, {INPUT: x})[0][0]
+
+    def __call__(self, png: bytes) -> np.ndarray:
+        tokens = self.tokens(png)
         return np.concatenate([tokens[0], tokens[1:].mean(0)]).astype(np.float64)
 
 
