@@ -116,8 +116,9 @@ def run(console: Console) -> tuple[dict, dict]:
     nothing = np.isin(sets_a, ["wash", "flat"])
     train = depicts_a | nothing
     readings, named = {}, {}
-    for kind in inputs(tokens[0]):
-        x = np.array([inputs(t)[kind] for t in tokens])
+    features = [inputs(t) for t in tokens]
+    for kind in features[0]:
+        x = np.array([f[kind] for f in features])
         for c in CS:
             p = fit_probe(x[train], depicts_a[train].astype(float), c)(x)
             readings[kind, c] = {s: p[sets_a == s] for s in SHOWN}
