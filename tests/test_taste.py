@@ -214,6 +214,26 @@ def test_a_painting_that_draws_nothing_is_paid_no_more_than_the_middle_tier(exam
     assert model.report["structure"]["floor"] == pytest.approx(middle, abs=1e-3)
 
 
+def test_the_floor_is_the_middle_tier_as_the_model_pays_it(example_pool):
+    """The middle tier's own paintings that draw little are bounded too, so a floor at their
+    unbounded mean paid a painting that draws nothing more than the tier's typical painting
+    (taste v6: aesthetic 0.543 for every round wash, above the 0.5 of a typical okay painting).
+    The floor is the tier's mean as the bounded model pays it: bare loved paintings reach at most
+    the pivot (aesthetic 0.5); the loved paintings themselves, the legal twins, stay above it."""
+    model = taste.fit(example_pool, features="classical", l2=30.0)
+    head = model.head
+    okay = example_pool.by_tier()["okay"]
+    paid = head.utilities(np.stack([model._cache.classical(i.image_bytes()) for i in okay]), None)
+    assert model.structure.floor == pytest.approx(float(paid.mean()), abs=1e-6)
+    assert model.pivot == pytest.approx(model.structure.floor, abs=1e-6)
+    loved = example_pool.by_tier()["love"]
+    c = np.stack([model._cache.classical(i.image_bytes()) for i in loved])
+    bare = c.copy()
+    bare[:, taste.FEATURES.index("linework")] = 0.0
+    assert (head.utilities(bare, None) <= model.pivot + 1e-6).all()
+    assert (head.utilities(c, None) > model.pivot + 0.5).mean() >= 0.75
+
+
 def test_assess_reports_support_uncertainty_and_round_trips(example_pool, tmp_path):
     model = taste.fit(example_pool, features="both", l2=30.0)
     tiers = example_pool.by_tier()

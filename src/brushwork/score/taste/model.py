@@ -47,7 +47,7 @@ from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.support import Support
 
-VERSION = 6
+VERSION = 7
 KINDS = ("classical", "embedding", "both")
 CHOICES = ("auto",) + KINDS
 L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
@@ -223,7 +223,26 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
         u = head.utilities(c, e)
         head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
                                      floor=float(u[below].mean()), one_sided=True)
+        head.structure.floor = _paid_mean(head.structure, u[below], head.structure_raw(c[below]))
     return head
+
+
+def _paid_mean(structure: Support, u: np.ndarray, raw: np.ndarray, steps: int = 100) -> float:
+    """The next tier down's mean utility as the bounded model pays it: the floor at which the
+    tier's own paintings, bounded by `structure` with that floor, average the floor itself.
+
+    The tier's paintings that draw little are bounded too, so their unbounded mean would pay a
+    painting that draws nothing (held at the floor) more than the tier's typical painting is paid.
+    Lowering the floor only lowers the bounded mean, so iterating from the unbounded mean
+    descends to the highest such floor."""
+    weight = structure.weight(structure.nearest(raw)[1])
+    floor = float(u.mean())
+    for _ in range(steps):
+        paid = float(np.where(u > floor, floor + weight * (u - floor), u).mean())
+        if floor - paid < 1e-9:
+            break
+        floor = paid
+    return floor
 
 
 def _bootstrap(head: _Head, c, e, tiers_of, order, seed: int, n: int = BOOTSTRAPS) -> np.ndarray:
