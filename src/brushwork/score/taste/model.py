@@ -36,7 +36,7 @@ import itertools
 import json
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -238,7 +238,7 @@ def _paid_mean(structure: Support, u: np.ndarray, raw: np.ndarray, steps: int = 
     weight = structure.weight(structure.nearest(raw)[1])
     floor = float(u.mean())
     for _ in range(steps):
-        paid = float(np.where(u > floor, floor + weight * (u - floor), u).mean())
+        paid = float(replace(structure, floor=floor).bound(u, weight).mean())
         if floor - paid < 1e-9:
             break
         floor = paid
