@@ -32,7 +32,10 @@ PAINT_TOLERANCE = 0.01   # fraction of the canvas; the gate's own threshold is 0
 # On the 0-1 aesthetic. The medium features moved at most 0.012 (nope_chaotic_scribble, 14 k edge pixels).
 # Taste v5's linework counted pixels past one depth threshold and so moved recipe_08_lavender 0.041; since v6
 # each pixel counts by a ramp over its depth and the most any sketch moved is 0.013 (painter_0; lavender 0.001).
-TASTE_TOLERANCE = 0.02
+# Taste v7 lowered the top tier's structure floor to the middle tier as the model pays it, which widens the
+# span a partial bound weight scales (painter_0 sits on the bound's slope, weight 0.36: span 0.41 -> 0.74):
+# painter_0 moves 0.024, the same linework change times 1.8; the other 16 sketches stay within 0.02.
+TASTE_TOLERANCE = 0.03
 # Besides the recipe: the worst sketch of each comparison in the benchmark's table (chaotic scribble,
 # dark on dark red, confetti circles; painter_0's taste), two painter seeds and paintings of every tier.
 PICKED = {"nope_chaotic_scribble", "nope_dark_on_dark_red", "nope_confetti_circles", "painter_0", "painter_1",
