@@ -34,6 +34,29 @@ def test_score_json_and_table(example_pool, tmp_path):
     assert bad.exit_code == 2 and "judge-led" in bad.output
 
 
+def test_table_says_when_a_painting_is_held_at_the_middle_tier(example_pool, tmp_path):
+    """A round wash in the loved paintings' medium draws no stem, stamen or vein: the taste model
+    holds it at the middle tier, and the table says so. Its legal twin, an honest hibiscus with a
+    stem and stamens, is paid what its head says, with no such note."""
+    from reward_attack_cases import random_genome, sketch
+
+    from brushwork.paths import example_files
+
+    (tmp_path / "wash.md").write_text(sketch(random_genome(1, "wash")))
+    (tmp_path / "honest.md").write_text(next(p for p in example_files() if p.stem == "good_peach_hibiscus").read_text())
+    files = [str(tmp_path / "wash.md"), str(tmp_path / "honest.md")]
+    res = CliRunner().invoke(app, ["score", *files, "--json", "--workers", "2"])
+    wash, honest = json.loads(res.stdout)
+    assert wash["taste"]["drawing"] < 0.5 and wash["taste"]["bounded"] < wash["taste"]["utility"]
+    assert honest["taste"]["drawing"] == pytest.approx(1.0)
+    assert honest["taste"]["bounded"] == pytest.approx(honest["taste"]["utility"])
+    table = CliRunner().invoke(app, ["score", *files, "--workers", "2"], env={"COLUMNS": "400"})
+    assert table.exit_code == 0, table.output
+    rows = {line.split("│")[1].strip(): line for line in table.output.splitlines() if line.count("│") > 3}
+    assert "paid as the middle tier at most" in rows["wash.md"]
+    assert "middle tier" not in rows["honest.md"]
+
+
 def test_taste_fit_reports_cross_validation(example_pool, tmp_path):
     res = CliRunner().invoke(app, ["taste", "fit", "-o", str(tmp_path / "t.json")])
     assert res.exit_code == 0, res.output

@@ -76,6 +76,19 @@ def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def _taste_note(taste: dict | None) -> str:
+    """Why the taste model paid less than its head would: off the rated paintings, or drawing too
+    little like the loved ones (held at the middle tier)."""
+    if not taste:
+        return ""
+    if taste["support"] < 0.99:
+        return f"unlike the rated paintings (taste support {taste['support']:.2f})"
+    if taste.get("drawing", 1.0) < 0.99 and taste["bounded"] < taste["utility"] - 1e-6:
+        return (f"draws little like the loved paintings: paid as the middle tier at most "
+                f"(drawing {taste['drawing']:.2f})")
+    return ""
+
+
 def score_table(files, cards, preset: str) -> Table:
     from brushwork.score.terms import term_names
 
@@ -83,9 +96,7 @@ def score_table(files, cards, preset: str) -> Table:
     table = Table("file", *names, "total", "notes", title=f"reward ({preset})")
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
-            (f"copies {c.copy_of.describe()}" if c.copy_of else "") or \
-            (f"unlike the rated paintings (taste support {c.taste['support']:.2f})"
-             if c.taste and c.taste["support"] < 0.99 else "") or \
+            (f"copies {c.copy_of.describe()}" if c.copy_of else "") or _taste_note(c.taste) or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
         table.add_row(str(Path(f).name), *(_fmt(c.terms.get(t)) for t in names), total, notes)

@@ -326,7 +326,10 @@ class Assessment:
     rated training paintings (their pool ids), in units of the support's edge (1 = as far as
     the pool's own paintings lie from their neighbours).
     `uncertainty` is the spread (standard deviation) of the bootstrap heads' utilities: large
-    where the pool does not pin the utility down, which off the support it seldom does."""
+    where the pool does not pin the utility down, which off the support it seldom does.
+    `drawing` is the top tier's structure bound's weight: 1 where the painting draws (stems,
+    stamens, veins) like the loved paintings, 0 where it draws so little that it is paid at most
+    as the middle tier."""
 
     utility: float
     bounded: float
@@ -334,6 +337,7 @@ class Assessment:
     distance: float
     nearest: tuple[str, ...]
     uncertainty: float
+    drawing: float = 1.0
 
 
 @dataclass
@@ -395,13 +399,15 @@ class TasteModel:
         linear = head.linear(c, e)
         spread = float(np.std(head.design(c, e) @ self.bootstrap.T)) if self.bootstrap is not None else 0.0
         bounded = float(head.utilities(c, e)[0])
+        drawing = 1.0 if self.structure is None else \
+            float(self.structure.weight(self.structure.nearest(head.structure_raw(c))[1])[0])
         if self.support is None:
-            return Assessment(float(linear[0]), bounded, 1.0, 0.0, (), spread)
+            return Assessment(float(linear[0]), bounded, 1.0, 0.0, (), spread, drawing)
         order, distance = self.support.nearest(head.support_raw(c, e))
         weight = self.support.weight(distance)
         nearest = tuple(self.ids[i] for i in order[0]) if self.ids else ()
         return Assessment(float(linear[0]), bounded, float(weight[0]), float(distance[0] / self.support.edge),
-                          nearest, spread)
+                          nearest, spread, drawing)
 
     def aesthetic(self, png: bytes) -> float:
         return float(_sigmoid(self.utility(png) - self.pivot))
