@@ -19,12 +19,12 @@ it is kept (an off-support painting is never paid more for being off support).
 The same bound, a second time, for the top tier (`Support.fit(..., floor=...)`): distances in
 the structure features (brushwork.core.features.STRUCTURE: linework) to the top tier's
 training paintings only, scaled by those paintings' own leave-one-out distances, and the
-floor the next tier down's mean utility as the bounded model pays it (set by the model's fit). A
-painting is paid above the middle tier only as far
-as it draws like the paintings the person loved: round washes lie among loved washes in the
-medium, but draw no stem, stamen or vein, so they stop at the middle tier. One-sided
-(`one_sided`): a painting that draws more than every loved painting is measured as if it drew
-as much as the most drawn one (more drawing is not what the bound is about).
+floor the next tier down's mean utility as the bounded model pays it (set by the model's fit).
+A painting is paid above the middle tier only as far as it draws like the paintings the person
+loved: round washes lie among loved washes in the medium, but draw no stem, stamen or vein, so
+they stop at the middle tier. One-sided (`one_sided`): a painting that draws more than every
+loved painting is measured as if it drew as much as the most drawn one (more drawing is not
+what the bound is about).
 
 Fitted with the head on the same training paintings, so nested cross-validation measures the
 bounded model honestly.
