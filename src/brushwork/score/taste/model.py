@@ -155,11 +155,9 @@ class _Head:
         structure (when fitted)."""
         u = self.linear(c, e)
         if self.support is not None:
-            _, distance = self.support.nearest(self.support_raw(c, e))
-            u = self.support.bound(u, self.support.weight(distance))
+            u = self.support.bound(u, self.support.weight_of(self.support_raw(c, e)))
         if self.structure is not None:
-            _, distance = self.structure.nearest(self.structure_raw(c))
-            u = self.structure.bound(u, self.structure.weight(distance))
+            u = self.structure.bound(u, self.structure.weight_of(self.structure_raw(c)))
         return u
 
     @property
@@ -233,10 +231,10 @@ def _paid_mean(structure: Support, u: np.ndarray, raw: np.ndarray, steps: int = 
 
     The tier's paintings that draw little are bounded too, so their unbounded mean would pay a
     painting that draws nothing (held at the floor) more than the tier's typical painting is paid.
-    Lowering the floor only lowers the bounded mean, so iterating from the unbounded mean
-    descends to the highest such floor."""
-    weight = structure.weight(structure.nearest(raw)[1])
-    floor = float(u.mean())
+    Lowering the floor only lowers the bounded mean, so iterating from `structure`'s floor (the
+    tier's unbounded mean, as `Support.fit` was given it) descends to the highest such floor."""
+    weight = structure.weight_of(raw)
+    floor = structure.floor
     for _ in range(steps):
         paid = float(replace(structure, floor=floor).bound(u, weight).mean())
         if floor - paid < 1e-9:
@@ -399,8 +397,7 @@ class TasteModel:
         linear = head.linear(c, e)
         spread = float(np.std(head.design(c, e) @ self.bootstrap.T)) if self.bootstrap is not None else 0.0
         bounded = float(head.utilities(c, e)[0])
-        drawing = 1.0 if self.structure is None else \
-            float(self.structure.weight(self.structure.nearest(head.structure_raw(c))[1])[0])
+        drawing = 1.0 if self.structure is None else float(self.structure.weight_of(head.structure_raw(c))[0])
         if self.support is None:
             return Assessment(float(linear[0]), bounded, 1.0, 0.0, (), spread, drawing)
         order, distance = self.support.nearest(head.support_raw(c, e))

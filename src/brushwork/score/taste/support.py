@@ -78,6 +78,10 @@ class Support:
         order = np.argsort(d, axis=1)[:, :self.k]
         return order, np.take_along_axis(d, order, 1).mean(1)
 
+    def weight_of(self, raw: np.ndarray) -> np.ndarray:
+        """Per row of `raw`: its weight, by its distance to its nearest training paintings."""
+        return self.weight(self.nearest(raw)[1])
+
     def weight(self, distance: np.ndarray) -> np.ndarray:
         """1 inside the support (distance up to the edge), falling smoothly to 0 outside."""
         r = np.maximum(distance / self.edge - 1.0, 0.0)
