@@ -380,6 +380,56 @@ STATIC: list[Case] = [
 
 
 # ======================================================================================
+# Event handlers: p5 calls them on input and window events, which a headless render never has,
+# so what a handler holds is a note, not a cheat (the twins pass). Each attack runs the same body
+# from setup (by name, by a string, through a variable, as a callback, by a synthetic event):
+# then it counts as anywhere else.
+# ======================================================================================
+
+_SAVE = 'function keyPressed() {\n  if (key === "s") saveCanvas("painting", "png");\n}'
+_RESIZE = "function windowResized() {\n  resizeCanvas(windowWidth, windowHeight);\n}"
+_DRAW = "function mousePressed() {\n  ellipse(mouseX, mouseY, 20);\n}"
+
+
+def handler(name: str, rule: str, body: str, call: str, runtime: bool = False) -> Case:
+    """The handler `body` called by `call` in setup; its twin never calls it."""
+    return Case(name, rule, reply(sketch(top=body, setup=call)), reply(sketch(top=body)), runtime)
+
+
+STATIC += [
+    handler("handler_called_by_name", "raw_pixels", _SAVE, "keyPressed();"),
+    handler("handler_called_by_string", "raw_pixels", _SAVE, 'this["keyPressed"]();'),
+    handler("handler_called_by_pieces", "raw_pixels", _SAVE, 'this["key" + "Pressed"]();'),
+    handler("handler_called_by_char_codes", "raw_pixels", _SAVE,
+            "globalThis[String.fromCharCode(107, 101, 121, 80, 114, 101, 115, 115, 101, 100)]();"),
+    handler("handler_through_a_variable", "raw_pixels", _SAVE, "const press = keyPressed;\n  press();"),
+    handler("handler_as_a_property", "raw_pixels", _SAVE, "window.keyPressed();"),
+    handler("handler_as_a_callback", "bare_primitive", _DRAW, "[1, 2].forEach(mousePressed);"),
+    handler("resize_handler_called", "bare_primitive", _RESIZE, "windowResized();"),
+    handler("resize_event_dispatched", "bare_primitive", _RESIZE, 'window.dispatchEvent(new Event("resize"));'),
+    handler("save_handler_recursive", "external_access", 'function keyTyped() {\n  save("painting.png");\n}',
+            "keyTyped();"),
+    # Not a handler p5 calls (a misspelling, or declared inside setup): an ordinary function.
+    Case("misspelt_handler", "raw_pixels", reply(sketch(top=_SAVE.replace("keyPressed", "keyPresed"),
+                                                        setup="keyPresed();")), reply(sketch(top=_SAVE))),
+    Case("nested_handler", "raw_pixels", reply(sketch(setup=_SAVE.replace("\n", "\n  ") + "\n  keyPressed();")),
+         reply(sketch(top=_SAVE))),
+    # What hides code from the parser counts everywhere, handlers included.
+    Case("html_comment_in_handler", "html_comment",
+         reply(sketch(top="function keyPressed() {\n  let x = 1;\n  x <!-- 0;\n}")),
+         reply(sketch(top="function keyPressed() {\n  let x = 1;\n  x < !0;\n}"))),
+    Case("html_close_comment_in_handler", "html_comment",
+         reply(sketch(top="function mouseMoved() {\n  let x = 3;\n  while (x --> 0) {}\n}")),
+         reply(sketch(top="function mouseMoved() {\n  let x = 3;\n  while (x-- > 0) {}\n}"))),
+    # A lone surrogate (JSON's "\ud800" decoded) is not text a page can hold; its escape is.
+    pair("lone_surrogate", "syntax_error", 'const mark = "\ud800";', 'const mark = "\\ud800";'),
+    # The whole reply past 4 x max_chars is too long before anything is parsed.
+    Case("sixty_four_thousand_fences", "too_long", "```\n" * 64_000, HONEST),
+    Case("fences_around_a_sketch", "too_long", "```\n" * 30_000 + HONEST, HONEST),
+]
+
+
+# ======================================================================================
 # Run-time cases: the reply must be rendered; only what the page did reveals the problem.
 # ======================================================================================
 
@@ -411,6 +461,15 @@ RUNTIME: list[Case] = [
     pair("p5_instance_rect", HARMLESS_NOW, "p5.instance.rect(100, 100, 200, 200);", None, runtime=True),
     pair("brush_passed_to_helper", "disallowed_brush_method",
          "const paintWith = (tool) => tool.rect(100, 100, 200, 200);\n  paintWith(brush);", None, runtime=True),
+    # A call the static rules cannot see (the name spelt in char codes on an alias of the window):
+    # they leave the handler a note, and the sketch realm records the ellipse that ran.
+    handler("handler_called_unseen", "bare_primitive", _DRAW,
+            "const host = globalThis;\n  host[String.fromCharCode(109, 111, 117, 115, 101, 80, 114, 101, 115, 115, "
+            "101, 100)]();", runtime=True),
+    # The honest boilerplate, rendered: none of it runs, nothing is flagged.
+    Case("handlers_never_run", "bare_primitive", reply(sketch(top=_RESIZE + "\n" + _SAVE + "\n" + _DRAW,
+                                                              setup="mousePressed();")),
+         reply(sketch(top=_RESIZE + "\n" + _SAVE + "\n" + _DRAW)), runtime=True),
 ]
 
 # A hang costs the CPU budget and a browser restart: kept apart, marked slow.

@@ -10,6 +10,7 @@ paintings (tests/corpus/honest/*.md), statically and, where it matters, rendered
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -55,8 +56,8 @@ def _render(renderer, reply: str):
 # The table itself
 # --------------------------------------------------------------------------------------
 
-STATIC_RULES = ("no_sketch", "syntax_error", "missing_setup", "not_webgl", "canvas_size", "external_access",
-                "text_on_canvas", "raw_pixels", "bare_primitive", "disallowed_brush_method",
+STATIC_RULES = ("no_sketch", "syntax_error", "html_comment", "missing_setup", "not_webgl", "canvas_size",
+                "external_access", "text_on_canvas", "raw_pixels", "bare_primitive", "disallowed_brush_method",
                 "unknown_brush_method", "no_painting", "too_long",
                 "deferred_code")
 RUNTIME_RULES = ("js_error", "blank_canvas", "too_slow", "painted_then_cleared", "canvas_replaced")
@@ -146,6 +147,53 @@ def test_allow_list_is_configuration():
     assert "disallowed_brush_method" in check(case.reply).ids
     wider = GateConfig(allowed_methods=GateConfig().allowed_methods + ("line",))
     assert "disallowed_brush_method" not in check(case.reply, wider).ids
+
+
+# --------------------------------------------------------------------------------------
+# Event handlers: notes that say what the call does, never a violation
+# --------------------------------------------------------------------------------------
+
+BOILERPLATE = [   # (handler, what its note must say)
+    ("function windowResized() { resizeCanvas(600, 600); }", "`resizeCanvas()` resizes the canvas"),
+    ('function keyPressed() { if (key === "s") saveCanvas("x", "png"); }', "`saveCanvas()` saves a file"),
+    ('function keyReleased() { save("painting.png"); }', "`save()` saves a file"),
+    ("function mouseDragged() { line(pmouseX, pmouseY, mouseX, mouseY); }", "`line()` is p5's own drawing"),
+    ('function doubleClicked() { text("hi", 10, 10); }', "`text()` draws text"),
+]
+
+
+@pytest.mark.parametrize("body,says", BOILERPLATE, ids=[b.split("(")[0].split()[1] for b, _ in BOILERPLATE])
+def test_handler_boilerplate_passes_with_a_note(body: str, says: str):
+    from gate_cases import reply, sketch
+
+    report = check(reply(sketch(top=body)))
+    assert report.passed, _explain(report)
+    [note] = report.notes
+    assert note.severity == "warning" and note.line == 4, note      # the reply's line: prose, blank, fence
+    assert note.message.startswith(says) and "handlers never run in a headless render, so it is ignored" \
+        in note.message, note.message
+    assert report.to_dict()["notes"] == [note.to_dict()]
+
+
+def test_the_same_call_outside_a_handler_says_what_it_does():
+    from gate_cases import reply, sketch
+
+    report = check(reply(sketch('saveCanvas("x", "png");')))
+    assert report.cheated and not report.notes
+    assert report.violations[0].message.startswith("`saveCanvas` saves a file; the renderer captures the painting")
+
+
+def test_a_reply_past_the_cap_is_too_long_unread():
+    from brushwork.gate import gate_reply
+
+    cfg = GateConfig()
+    report = check("```\n" * 64_000, cfg)
+    assert report.ids == ("too_long",) and not report.cheated and not report.infra_failure
+    assert f"{cfg.max_reply_chars:,}" in report.violations[0].message
+    gated = asyncio.run(gate_reply("```\n" * 64_000))
+    assert gated.sketch is None and gated.render is None and gated.report == report
+    just_under = "```\n" * (cfg.max_reply_chars // 4)         # read, and found to hold no sketch
+    assert "too_long" not in check(just_under, cfg).ids
 
 
 # --------------------------------------------------------------------------------------

@@ -48,21 +48,31 @@ def extract_sketch(reply: str) -> Sketch | None:
 
 
 def _fenced_blocks(text: str):
-    matches = list(_FENCE.finditer(text))
-    i = 0
-    while i < len(matches):
-        opening = matches[i]
-        fence = opening.group(1)
+    """Each fenced block in order, in one pass over the fences: a fence closes the open block
+    when it has the same character, at least its length and no info string; every other fence
+    opens the next block. Line numbers are counted forward, never from the start again."""
+    line, counted = 1, 0
+    opening = None
+    for fence in _FENCE.finditer(text):
+        mark = fence.group(1)
+        if opening is None:
+            opening = fence
+            continue
+        first = opening.group(1)
+        if mark[0] != first[0] or len(mark) < len(first) or fence.group(2):
+            continue
         start = opening.end() + 1
-        closing = next((m for m in matches[i + 1:] if m.group(1)[0] == fence[0]
-                        and len(m.group(1)) >= len(fence) and not m.group(2)), None)
-        code = text[start:closing.start()] if closing else text[start:]
-        line = text.count("\n", 0, start) + 1
-        yield Sketch(code=code.rstrip("\n") + "\n", fenced=True, language=opening.group(2) or "",
-                     start_line=line, truncated=closing is None)
-        if closing is None:
-            return
-        i = matches.index(closing) + 1
+        line, counted = line + text.count("\n", counted, start), start
+        yield _block(text[start:fence.start()], opening, line, truncated=False)
+        opening = None
+    if opening is not None:    # a fence that never closes: a truncated reply still yields its code
+        start = opening.end() + 1
+        yield _block(text[start:], opening, line + text.count("\n", counted, start), truncated=True)
+
+
+def _block(code: str, opening: re.Match, line: int, truncated: bool) -> Sketch:
+    return Sketch(code=code.rstrip("\n") + "\n", fenced=True, language=opening.group(2) or "", start_line=line,
+                  truncated=truncated)
 
 
 def _unfenced(text: str) -> Sketch | None:

@@ -122,6 +122,8 @@ def _report_table(files, gated) -> Table:
                  for v in g.report.violations[:6]]
         if len(g.report.violations) > 6:
             lines.append(f"… {len(g.report.violations) - 6} more")
+        lines += [f"note: {n.id}" + (f" (line {n.line})" if n.line else "") + f": {n.message}"
+                  for n in g.report.notes[:3]]
         r = g.render
         table.add_row(str(f), verdict, "\n".join(lines) or "-",
                       f"{100 * r.paint_fraction:.1f}%" if r and r.paint_fraction is not None else "-",

@@ -75,6 +75,12 @@ class GateConfig:
     ocr_min_chars: int = GateSettings.ocr_min_chars
     ocr_mixed_confidence: float = GateSettings.ocr_mixed_confidence
 
+    @property
+    def max_reply_chars(self) -> int:
+        """Longest reply read at all: longer ones are `too_long` before any parsing, so a reply's
+        cost to the gate is bounded whatever it holds."""
+        return 4 * self.max_chars
+
     def __post_init__(self):
         declared = {f.name: f for f in fields(GateSettings)}
         for name in ("max_chars", "min_paint_fraction", "ocr_min_confidence", "ocr_min_chars", "ocr_mixed_confidence"):

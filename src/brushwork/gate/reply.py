@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from brushwork.gate import static_rules as S
 from brushwork.gate.config import GateConfig
 from brushwork.gate.rules import RULES, RULES_BY_ID
+from brushwork.gate.syntax import line as line_of
 from brushwork.gate.verdict import Gated, GateReport, Violation
 from brushwork.render import Renderer, RenderResult
 from brushwork.sketch import Sketch, extract_sketch
@@ -47,20 +49,43 @@ async def gate_reply(reply: str, renderer: Renderer | None = None, config: GateC
 def _static(reply: str | Sketch, cfg: GateConfig) -> tuple[Sketch | None, GateReport]:
     from brushwork.gate.syntax import parse
 
+    if isinstance(reply, str) and len(reply) > cfg.max_reply_chars:
+        rule = RULES_BY_ID["too_long"]
+        message = (f"the reply is {len(reply):,} characters; a reply over {cfg.max_reply_chars:,} (4 x the "
+                   f"sketch limit of {cfg.max_chars:,}) is not read: send one sketch and little prose")
+        return None, GateReport((Violation(rule.id, rule.severity, message),))
     sketch = reply if isinstance(reply, Sketch) else extract_sketch(reply if isinstance(reply, str) else "")
     if sketch is None:
         rule = RULES_BY_ID["no_sketch"]
         return None, GateReport((Violation(rule.id, rule.severity, "no p5.js sketch found in the reply"),),
                                 sketch_found=False)
     facts = parse(sketch.code)
+    idle = S.idle_handlers(facts)
     found: list[Violation] = []
+    notes: list[Violation] = []
     offset = sketch.start_line - 1  # report lines of the reply, not of the extracted code
     for rule in RULES:
         if rule.static is None:
             continue
-        for message, line in rule.static(facts, sketch.code, cfg):
-            found.append(Violation(rule.id, rule.severity, message, None if line is None else line + offset))
-    return sketch, GateReport(_dedupe(found))
+        for message, where in rule.static(facts, sketch.code, cfg):
+            at = where if where is None or isinstance(where, int) else line_of(where)
+            at = None if at is None else at + offset
+            handler = _handler_of(where, idle) if rule.id in S.HANDLER_NOTES else None
+            if handler is None:
+                found.append(Violation(rule.id, rule.severity, message, at))
+            else:
+                notes.append(Violation(rule.id, "warning", S.handler_note(rule.id, where, handler), at))
+    return sketch, GateReport(_dedupe(found), notes=_dedupe(notes))
+
+
+def _handler_of(where, idle: dict) -> str | None:
+    """The idle event handler whose body holds `where` (a syntax node), if any."""
+    if where is None or isinstance(where, int):
+        return None
+    for name, body in idle.items():
+        if body.start_byte <= where.start_byte and where.end_byte <= body.end_byte:
+            return name
+    return None
 
 
 def _runtime(report: GateReport, render: RenderResult, cfg: GateConfig | None = None) -> GateReport:
@@ -73,7 +98,7 @@ def _runtime(report: GateReport, render: RenderResult, cfg: GateConfig | None = 
             continue
         for message, line, *severity in rule.runtime(render, cfg):
             found.append(Violation(rule.id, severity[0] if severity else rule.severity, message, line))
-    return GateReport(_dedupe(found), sketch_found=report.sketch_found, rendered=True)
+    return GateReport(_dedupe(found), sketch_found=report.sketch_found, rendered=True, notes=report.notes)
 
 
 def _config(config: GateConfig | None) -> GateConfig:

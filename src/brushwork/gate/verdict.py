@@ -1,5 +1,5 @@
-"""The gate's verdict as data: `Violation` (rule id, severity, message, line), `GateReport`, and
-`Gated` (a reply's sketch, report and render together)."""
+"""The gate's verdict as data: `Violation` (rule id, severity, message, line), `GateReport` (violations
+and notes), and `Gated` (a reply's sketch, report and render together)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Literal
 from brushwork.render.result import RenderResult
 from brushwork.sketch import Sketch
 
-Severity = Literal["cheat", "broken", "infra"]
+# A `warning` is never a violation: it is a note (GateReport.notes) about code that does not run.
+Severity = Literal["cheat", "broken", "infra", "warning"]
 
 
 @dataclass(frozen=True)
@@ -25,11 +26,14 @@ class Violation:
 
 @dataclass(frozen=True)
 class GateReport:
-    """Every violation found; `passed` only when there are none. Never raised, always returned."""
+    """Every violation found; `passed` only when there are none. Never raised, always returned.
+    `notes` (severity `warning`) name code that would break a rule but never runs in a render (an
+    event handler's body); they are shown, and they do not fail the report."""
 
     violations: tuple[Violation, ...]
     sketch_found: bool = True
     rendered: bool = False
+    notes: tuple[Violation, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -49,7 +53,8 @@ class GateReport:
         return any(v.severity == "cheat" for v in self.violations)
 
     def to_dict(self) -> dict:
-        return {"passed": self.passed, "violations": [v.to_dict() for v in self.violations]}
+        return {"passed": self.passed, "violations": [v.to_dict() for v in self.violations],
+                "notes": [n.to_dict() for n in self.notes]}
 
 
 @dataclass(frozen=True)
