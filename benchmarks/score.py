@@ -39,7 +39,7 @@ class CountingAesthetic:
     def __init__(self, inner):
         self.inner, self.calls, self.remote = inner, 0, False
 
-    async def score(self, png: bytes, prompt: str = "") -> float:
+    async def score(self, png: bytes, prompt: str = "", domain: str = "") -> float:
         self.calls += 1
         return await self.inner.score(png, prompt)
 

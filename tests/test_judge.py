@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
 from servers import FakeVLMJudge, openai_judge_app, serve
 
+from brushwork.errors import ConfigError
 from brushwork.score.backends import OpenAIJudge, Retry
 from brushwork.score.judge import JudgePrompt, PairwiseJudge, available_prompts, parse_answer
 from brushwork.score.verdicts import VerdictCache
@@ -132,3 +134,68 @@ async def test_unreachable_and_refused_servers():
     with serve(openai_judge_app(FakeVLMJudge("refuse"))) as url:
         result = await judge_for(url).judge(CANDIDATE, REFS[:1])
     assert result.score is None and "HTTP 401" in result.error and "sk-secret" not in result.error
+
+
+# -- which references: the task's domain, then its subject, then the tier ------------------------
+def _pool(*rows):
+    """A pool of (id, tier, domain, subject[, split]) rows; images are never read by the picker."""
+    from brushwork.pool import Pool, PoolItem
+
+    items = tuple(PoolItem(id=r[0], tier=r[1], image=Path(f"{r[0]}.png"), domain=r[2], subject=r[3],
+                           split=r[4] if len(r) > 4 else "train") for r in rows)
+    return Pool(Path("pool"), items, "snap")
+
+
+HIBISCUS = [(f"{t}_hib_{n}", t, "hibiscus", "peach hibiscus") for t in ("love", "okay", "nope") for n in range(6)]
+LANDSCAPE = [("love_lake", "love", "landscape", "a lake at dusk"), ("love_hills", "love", "landscape", "hills"),
+             ("love_dunes", "love", "landscape", "desert dunes"), ("okay_bands", "okay", "landscape", "hills"),
+             ("okay_sea", "okay", "landscape", "a calm seascape"), ("nope_sludge", "nope", "landscape", "landscape")]
+
+
+def test_references_come_from_the_task_domain_and_subject_first():
+    from brushwork.score.references import pick_references
+
+    pool = _pool(*HIBISCUS, *LANDSCAPE)
+    for seed in range(12):
+        refs = pick_references(pool, seed=seed, domain="landscape", subject="A lake at dusk")
+        assert [r.tier for r in refs] == ["love", "love", "okay", "okay"]
+        assert {r.domain for r in refs} == {"landscape"} and refs.reason == ""
+        assert "love_lake" in {r.id for r in refs}          # the same subject before the rest of the domain
+    draws = {tuple(r.id for r in pick_references(pool, seed=s, domain="landscape")) for s in range(12)}
+    assert len(draws) > 1                                   # still a seeded draw inside the domain
+    assert {r.domain for r in pick_references(pool, seed=1, domain="hibiscus")} == {"hibiscus"}
+
+
+def test_a_thin_domain_borrows_with_a_reason_and_a_known_subject_names_its_domain():
+    from brushwork.score.references import infer_domain, pick_references
+
+    pool = _pool(*HIBISCUS, *LANDSCAPE[:1], *LANDSCAPE[3:])
+    refs = pick_references(pool, seed=3, domain="landscape")
+    assert [r.domain for r in refs][:1] == ["landscape"] and sum(r.domain == "landscape" for r in refs) == 3
+    assert "1 of 2 'love'" in refs.reason and "'landscape'" in refs.reason
+    assert infer_domain(pool, "a coral hibiscus") == "hibiscus"          # names the pool's domain
+    assert infer_domain(pool, "A lake at dusk") == "landscape"           # a pool painting's subject
+    assert infer_domain(pool, "a purple anemone") == ""
+    unknown = pick_references(pool, seed=3, subject="a purple anemone")  # no domain: the whole split, no reason
+    assert unknown.domain == "" and unknown.reason == "" and len(unknown) == 4
+    with pytest.raises(ConfigError, match="needs 8"):
+        pick_references(pool, mix=(("love", 8),), domain="landscape")
+
+
+def test_an_evaluation_painting_of_the_exact_subject_is_never_a_reference():
+    """The attack: the held-out painting that best matches the task (same domain, same subject)
+    sits in the group the picker prefers. It must never be drawn for the reward; its legal twin,
+    the same painting in the training split, is drawn every time."""
+    from brushwork.score.references import pick_references
+
+    held = ("love_lake", "love", "landscape", "a lake at dusk", "eval")
+    pool = _pool(*HIBISCUS, held, *LANDSCAPE[1:])
+    for seed in range(20):
+        assert "love_lake" not in {r.id for r in pick_references(pool, seed=seed, domain="landscape",
+                                                                   subject="a lake at dusk")}
+    twin = _pool(*HIBISCUS, held[:4], *LANDSCAPE[1:])
+    for seed in range(20):
+        assert "love_lake" in {r.id for r in pick_references(twin, seed=seed, domain="landscape",
+                                                               subject="a lake at dusk")}
+    evals = pick_references(pool, mix=(("love", 3),), seed="eval", domain="landscape", split="eval", partial=True)
+    assert [r.id for r in evals] == ["love_lake"]           # evaluation draws from its own split, as many as it has

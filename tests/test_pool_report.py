@@ -411,3 +411,79 @@ def test_names_are_text_not_markup(tmp_path):
     console = Console(record=True, width=150)
     print_report(r, console)
     assert "[red]mallory[/]" in console.export_text()
+
+
+# -- coverage per task domain: the report's table, and the loud check at server and trainer start --
+def _pool_folder(example_pool, root, keep, domain_of=lambda item, n: item.domain):
+    """A pool folder of the example pool's rendered paintings that `keep(item)` accepts, each
+    tagged with `domain_of(item, its index among the kept paintings of its tier)`."""
+    import json
+    import shutil
+
+    (root / "images").mkdir(parents=True)
+    lines, seen = [], {}
+    for item in example_pool.items:
+        if not keep(item):
+            continue
+        n = seen[item.tier] = seen.get(item.tier, -1) + 1
+        shutil.copy2(item.image, root / "images" / item.image.name)
+        lines.append(json.dumps({**item.meta, "source": "", "domain": domain_of(item, n)}))
+    (root / "metadata.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_the_coverage_table_counts_training_paintings_per_domain_and_tier(example_pool, tmp_path):
+    from brushwork.pool import load_pool
+    from brushwork.pool.coverage import MIN_PER_SIDE, coverage
+
+    table = coverage(example_pool)
+    hibiscus = table["hibiscus"]
+    assert hibiscus.serves() and hibiscus.loved >= MIN_PER_SIDE
+    assert sum(c.loved + c.others for c in table.values()) == len(example_pool.split("train"))
+    assert sum(sum(c.eval.values()) for c in table.values()) == len(example_pool.split("eval"))
+    thin = load_pool(_pool_folder(example_pool, tmp_path / "thin", lambda i: i.domain == "hibiscus"))
+    assert set(coverage(thin)) == {"hibiscus"}
+
+
+def test_the_trainer_warns_about_a_domain_the_pool_cannot_serve(example_pool, tmp_path):
+    """The pool holds hibiscus only: training on landscapes would judge every landscape against
+    hibiscus. The check names the domain, what the pool has and what to do; its legal twin,
+    training on hibiscus alone, is quiet."""
+    from brushwork.env.tasks import check_pool_domains
+    from brushwork.pool import load_pool
+    from brushwork.train.config import BrushworkArguments
+    from brushwork.train.run import check_pool_coverage
+
+    thin = load_pool(_pool_folder(example_pool, tmp_path / "thin", lambda i: i.domain == "hibiscus"))
+    out = io.StringIO()
+    problems = check_pool_coverage(BrushworkArguments(domains=["hibiscus", "landscape"]), thin, out)
+    assert len(problems) == 1 and "'landscape'" in problems[0] and "no paintings" in problems[0]
+    assert "Rate more landscape paintings" in problems[0] and "--domains hibiscus" in problems[0]
+    assert "WARNING (pool coverage)" in out.getvalue()
+    quiet = io.StringIO()
+    assert check_pool_coverage(BrushworkArguments(domains=["hibiscus"]), thin, quiet) == [] and not quiet.getvalue()
+    with pytest.raises(ConfigError, match="'landscape'"):
+        check_pool_domains(thin, ["landscape"], strict=True)
+    every = ["hibiscus", "flowers", "landscape", "leaves"]
+    spread = load_pool(_pool_folder(example_pool, tmp_path / "spread", lambda i: i.split == "train",
+                                    lambda item, n: every[n % 4]))
+    assert check_pool_domains(spread, stream=io.StringIO()) == []      # every domain served
+
+
+@pytest.mark.chromium
+@pytest.mark.slow
+def test_the_server_says_at_start_which_domains_its_pool_cannot_serve(example_pool, tmp_path):
+    """`brushwork serve` on a hibiscus-only pool, as users start it: before it answers /health,
+    its log names each domain it cannot judge on its own paintings, and not hibiscus."""
+    from test_env_server import Server
+
+    thin = _pool_folder(example_pool, tmp_path / "thin", lambda i: i.domain == "hibiscus")
+    server = Server(tmp_path / "serve.log", "--pool", str(thin), "--workers", "1").start()
+    try:
+        server.wait_ready()
+        log = (tmp_path / "serve.log").read_text()
+    finally:
+        server.stop()
+    warnings = [line for line in log.splitlines() if line.startswith("WARNING (pool coverage)")]
+    assert {d for d in ("flowers", "landscape", "leaves", "hibiscus") if any(f"{d!r} tasks" in w for w in warnings)} \
+        == {"flowers", "landscape", "leaves"}, log[-3000:]

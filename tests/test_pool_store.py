@@ -18,7 +18,7 @@ from brushwork.pool.hf import export_hf, import_hf
 from brushwork.pool.snapshot import get_snapshot, pool_from_store, take_snapshot
 from brushwork.pool.split import assign_split, dhash, find_leaks, hamming
 from brushwork.pool.store import PoolStore
-from brushwork.score import draw_references
+from brushwork.score import pick_references
 
 
 def png(seed: int, noise: float = 0.0) -> bytes:
@@ -98,11 +98,11 @@ def test_snapshots_are_content_addressed_and_draws_reproducible(store):
     assert get_snapshot(store, "v1").id == a.id and get_snapshot(store, a.id[:6]).id == a.id
     pool_a = pool_from_store(store, a.id)
     assert pool_a.snapshot == a.id and len(pool_a.items) == 18
-    draw = [r.id for r in draw_references(pool_a, seed=3)]
+    draw = [r.id for r in pick_references(pool_a, seed=3)]
     store.rate(store.items()[7].id, "ann", "love")
     b = take_snapshot(store, "v2")
     assert b.id != a.id and b.counts == {"love": 7, "okay": 5, "nope": 6}
-    assert [r.id for r in draw_references(pool_from_store(store, a.id), seed=3)] == draw  # old snapshot, old draw
+    assert [r.id for r in pick_references(pool_from_store(store, a.id), seed=3)] == draw  # old snapshot, old draw
     with pytest.raises(ConfigError, match="not found"):
         get_snapshot(store, "v9")
 
@@ -125,7 +125,7 @@ def test_split_keeps_near_duplicates_together_and_check_names_leaks(store, tmp_p
     pool = pool_from_store(store)
     evals = {i.id for i in pool.split("eval")}
     for seed in range(10):
-        assert not {r.id for r in draw_references(pool, mix=(("love", 1), ("okay", 1)), seed=seed)} & evals
+        assert not {r.id for r in pick_references(pool, mix=(("love", 1), ("okay", 1)), seed=seed)} & evals
     ok = subprocess.run([sys.executable, "-m", "brushwork.cli", "pool", "check", str(store.root)],
                         capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stdout

@@ -10,7 +10,7 @@ from servers import FakeVLMJudge, openai_judge_app, serve
 
 from brushwork.errors import ConfigError
 from brushwork.render import RenderConfig, Renderer
-from brushwork.score import RewardConfig, Scorer, draw_references
+from brushwork.score import RewardConfig, Scorer, pick_references
 from brushwork.score.backends import OpenAIJudge, Retry, TasteAesthetic, TasteJudge
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import PairwiseJudge
@@ -75,19 +75,19 @@ def test_taste_scores_rank_tiers(taste, example_pool):
 
 
 def test_reference_draw_is_reproducible_and_train_only(example_pool):
-    a = draw_references(example_pool, seed=7)
-    assert [r.id for r in a] == [r.id for r in draw_references(example_pool, seed=7)]
+    a = pick_references(example_pool, seed=7)
+    assert [r.id for r in a] == [r.id for r in pick_references(example_pool, seed=7)]
     assert [r.tier for r in a] == ["love", "love", "okay", "okay"]
-    draws = {tuple(r.id for r in draw_references(example_pool, seed=s)) for s in range(10)}
+    draws = {tuple(r.id for r in pick_references(example_pool, seed=s)) for s in range(10)}
     assert len(draws) > 5
     # put half the pool in the evaluation split: it must never be drawn again
     items = tuple(dataclasses.replace(i, split="eval") if n % 2 else i for n, i in enumerate(example_pool.items))
     half = dataclasses.replace(example_pool, items=items)
     evals = {i.id for i in half.split("eval")}
     for s in range(20):
-        assert not {r.id for r in draw_references(half, seed=s)} & evals
+        assert not {r.id for r in pick_references(half, seed=s)} & evals
     with pytest.raises(ConfigError, match="needs 50"):
-        draw_references(example_pool, mix=(("love", 50),))
+        pick_references(example_pool, mix=(("love", 50),))
 
 
 def _scorer(renderer, pool, taste, judge=None, preset="judge-led"):

@@ -139,7 +139,7 @@ class Episode:
 
     def _scored(self, attempt: Attempt) -> Attempt:
         painting = self.pipeline.score(attempt.painting, seed=self.task.seed, group_seed=self.group_seed,
-                                       subject=self.task.subject, preset=self.config.preset)
+                                       subject=self.task.subject, preset=self.config.preset, domain=self.task.domain)
         return Attempt(attempt.revision, painting)
 
     def _finish(self) -> Turn:

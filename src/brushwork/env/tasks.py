@@ -4,13 +4,16 @@ A task is a system prompt (the sketch skeleton, the allowed brush methods with s
 coordinates, rules and a domain's composition guidance) and a user prompt naming a subject.
 Domains and subjects are package data (`tasks/*.yaml`); the same seed always gives the same
 task. `export_dataset` writes them as JSONL with a chat-format `prompt` column, which TRL
-and `datasets.load_dataset("json", ...)` read directly.
+and `datasets.load_dataset("json", ...)` read directly. `check_pool_domains` says, loudly, which
+of the tasks' domains a pool cannot judge from its own paintings (`brushwork serve` and
+`brushwork train` call it at start).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from brushwork.errors import ConfigError
 from brushwork.gate.config import DEFAULT_ALLOWED
+from brushwork.pool.coverage import coverage_problems
 
 
 @dataclass(frozen=True)
@@ -160,3 +164,19 @@ def export_dataset(out: Path, domain_names: list[str] | None = None, repeats: in
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
     return len(rows)
+
+
+def check_pool_domains(pool, domain_names: list[str] | None = None, strict: bool = False, stream=None) -> list[str]:
+    """What the pool lacks to judge the tasks of `domain_names` (default: every domain) on their
+    own domain (`brushwork.pool.coverage`), each printed as a WARNING to `stream` (stderr); with
+    `strict` a ConfigError instead. Returns the messages (empty: the pool serves every domain)."""
+    names = domain_names or sorted(domains())
+    for name in names:
+        _domain(name)
+    problems = coverage_problems(pool, names)
+    if problems and strict:
+        raise ConfigError("\n".join(problems))
+    out = stream or sys.stderr
+    for problem in problems:
+        print(f"\nWARNING (pool coverage): {problem}\n", file=out, flush=True)
+    return problems

@@ -3,9 +3,10 @@ or the frames of a film (their stored ScoreCards reused, nothing re-rendered); t
 passed painting judged against the pool's *evaluation* references.
 
 Evaluation references: for each prompt, a seeded draw of up to `count` paintings of the
-evaluation split — half `love`, half `okay` (all of a tier when it has fewer) — seeded by
-the pool snapshot and the prompt's text, so every sample of one prompt, in every compared
-run, faces the same references. With the bundled example pool and the default count of 6
+evaluation split — half `love`, half `okay` (all of a tier when it has fewer), of the
+subject's domain first (`brushwork.score.references.pick_references`, the reward's picker) —
+seeded by the pool snapshot and the prompt's text, so every sample of one prompt, in every
+compared run, faces the same references. With the bundled example pool and the default count of 6
 that is all three `love` and all three `okay` evaluation paintings.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +23,7 @@ from brushwork.errors import ConfigError
 from brushwork.eval.metrics import Sample
 from brushwork.pool import Pool, PoolItem
 from brushwork.score.judge import PairwiseJudge
+from brushwork.score.references import pick_references
 
 REFERENCE_TIERS = ("love", "okay")
 DEFAULT_REFERENCES = 6
@@ -40,20 +41,15 @@ def check_eval_split(pool: Pool, split: str = "eval") -> None:
         f"import STORE FOLDER` and split the store)")
 
 
-def eval_references(pool: Pool, prompt: str, count: int = DEFAULT_REFERENCES,
-                    split: str = "eval") -> tuple[PoolItem, ...]:
-    """Up to `count` evaluation paintings for `prompt` (see the module docstring)."""
+def eval_references(pool: Pool, prompt: str, count: int = DEFAULT_REFERENCES, split: str = "eval",
+                    subject: str = "", domain: str = "") -> tuple[PoolItem, ...]:
+    """Up to `count` evaluation paintings for `prompt`, its domain and subject first (see the
+    module docstring and `brushwork.score.references`)."""
     if count < 1:
         raise ConfigError(f"--references must be >= 1, got {count}")
-    tiers = pool.by_tier(split)
     digest = hashlib.sha256(prompt.encode()).hexdigest()[:16]
-    rng = random.Random(f"{pool.snapshot}:eval:{digest}")
-    wanted = {REFERENCE_TIERS[0]: -(-count // 2), REFERENCE_TIERS[1]: count // 2}
-    drawn: list[PoolItem] = []
-    for tier, n in wanted.items():
-        available = sorted(tiers.get(tier, []), key=lambda i: i.id)
-        drawn.extend(rng.sample(available, min(n, len(available))))
-    return tuple(drawn)
+    mix = ((REFERENCE_TIERS[0], -(-count // 2)), (REFERENCE_TIERS[1], count // 2))
+    return pick_references(pool, mix, f"eval:{digest}", domain, subject, split, partial=True).items
 
 
 def score_replies(pipeline, rows: list[dict], replies: list[list[str]],
@@ -67,6 +63,7 @@ def score_replies(pipeline, rows: list[dict], replies: list[list[str]],
     seeds = [row["seed"] for row, _ in jobs]
     paintings = pipeline.run_many([reply for _, reply in jobs], seeds=seeds, group_seeds=seeds,
                                   subjects=[row["subject"] for row, _ in jobs],
+                                  domains=[row.get("domain") for row, _ in jobs],
                                   on_done=None if on_done is None else lambda i, p: on_done())
     return [Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
                    seed=row["seed"], reply=reply, png=painting.png, card=painting.card)
@@ -98,7 +95,7 @@ async def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool,
     async def one(sample: Sample) -> Sample:
         if not (sample.card.passed and sample.png is not None):
             return sample
-        refs = eval_references(pool, sample.prompt, count, split)
+        refs = eval_references(pool, sample.prompt, count, split, sample.subject)
         result = await judge.judge(sample.png, refs, sample.subject or sample.prompt)
         if on_done is not None:
             on_done()

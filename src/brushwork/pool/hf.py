@@ -75,6 +75,8 @@ def import_hf(store: PoolStore, folder: Path, rater: str = "import",
         prov = meta.get("provenance") or {}
         if isinstance(prov, str):
             prov = json.loads(prov or "{}")
+        if item.domain:     # the task domain it serves as a reference for (`brushwork.pool.coverage`)
+            prov = {**prov, "domain": item.domain}
         item_id = store.add_item(item.image_bytes(), source, subject=item.subject, prompt=meta.get("prompt", ""),
                                  generator=meta.get("generator", ""), provenance=prov, split=item.split)
         if item_id in known:

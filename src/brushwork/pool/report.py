@@ -4,7 +4,9 @@
 `print_report` shows it in the terminal and `brushwork.pool.report_html.write_html` writes one self-contained page
 (thumbnails inline, charts as SVG). The pool IS the judge's reward function, so the
 warnings name what would bend that reward: a narrow quality range, too few references,
-one generator or subject owning a tier, raters who disagree.
+a task domain with too few rated training paintings to judge its tasks on their own domain
+(`brushwork.pool.coverage`, the table `by_domain`), one generator or subject owning a tier,
+raters who disagree.
 
 Agreement uses each rater's latest rating per painting. Tiers are ordered best first, so
 besides nominal statistics there are ordinal ones (quadratic-weighted kappa, ordinal alpha).
@@ -22,6 +24,7 @@ import numpy as np
 from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool.agreement import cohen_kappa, krippendorff_alpha
+from brushwork.pool.coverage import MIN_PER_SIDE
 from brushwork.pool.store import SPLITS, PoolStore
 
 if TYPE_CHECKING:
@@ -144,6 +147,7 @@ class PoolReport:
     by_generator: tuple[Breakdown, ...]
     by_subject: tuple[Breakdown, ...]
     by_split: tuple[Breakdown, ...]
+    by_domain: tuple[Breakdown, ...]      # the training split only: what the judge can draw per task domain
     agreement: Agreement
     preferences: PreferenceAgreement
     settings: ReportSettings
@@ -177,8 +181,14 @@ def build_report(store: PoolStore, reference_mix=None, min_per_tier_factor: int 
         by_generator=_breakdown(items, consensus, tiers, lambda it: it.generator),
         by_subject=_breakdown(items, consensus, tiers, lambda it: it.subject),
         by_split=_breakdown(items, consensus, tiers, lambda it: it.split, always=SPLITS),
+        by_domain=_breakdown([it for it in items if it.split == "train"], consensus, tiers, domain_of),
         agreement=_agreement(latest, tiers), preferences=_preferences(store, consensus, tiers), settings=settings)
     return replace(report, warnings=tuple(w for warn in WARNINGS for w in warn(report)))
+
+
+def domain_of(item) -> str:
+    """The task domain a store painting is a reference for (recorded in its provenance)."""
+    return str(item.provenance.get("domain", ""))
 
 
 def _tier_summaries(store, items, consensus) -> tuple[TierSummary, ...]:
@@ -293,6 +303,20 @@ def warn_references(r: PoolReport) -> list[PoolWarning]:
     return out
 
 
+def warn_domains(r: PoolReport) -> list[PoolWarning]:
+    top = r.tiers[0]
+    out = []
+    for b in r.by_domain:     # paintings with no domain are drawn for any task: nothing to cover
+        loved, others = b.per_tier[0], sum(b.per_tier[1:])
+        if not b.name or (loved >= MIN_PER_SIDE and others >= MIN_PER_SIDE):
+            continue
+        out.append(PoolWarning("thin-domain", f"Domain '{b.name}' has {loved} '{top}' and {others} other rated "
+                               f"training paintings, fewer than {MIN_PER_SIDE} of each: the judge borrows references "
+                               f"from other domains for its tasks. Rate more {b.name} paintings, or restrict the "
+                               "tasks' domains (brushwork train --domains)."))
+    return out
+
+
 def warn_dominance(r: PoolReport) -> list[PoolWarning]:
     found: dict[tuple[str, str], list[str]] = {}
     for t in r.tier_summaries:
@@ -330,7 +354,8 @@ def warn_eval_split(r: PoolReport) -> list[PoolWarning]:
         if r.n_items and not evals else []
 
 
-WARNINGS = (warn_quality_range, warn_references, warn_dominance, warn_agreement, warn_unrated, warn_eval_split)
+WARNINGS = (warn_quality_range, warn_references, warn_domains, warn_dominance, warn_agreement, warn_unrated,
+            warn_eval_split)
 
 
 # -- terminal ------------------------------------------------------------------------------------
@@ -365,10 +390,12 @@ def print_report(report: PoolReport, console: Console) -> None:
     for s in r.raters:
         t.add_row(escape(s.rater), str(s.rated), *map(str, s.per_tier))
     console.print(t)
-    for title, rows in (("Generators", r.by_generator), ("Subjects", r.by_subject), ("Splits", r.by_split)):
+    for title, rows in (("Generators", r.by_generator), ("Subjects", r.by_subject), ("Splits", r.by_split),
+                        ("Domains (training split)", r.by_domain)):
         t = Table(title=title, title_justify="left")
-        for col in (title[:-1].lower(), *r.tiers, "unrated", "total"):
-            t.add_column(col, justify="right" if col != title[:-1].lower() else "left")
+        first = title.split()[0][:-1].lower()
+        for col in (first, *r.tiers, "unrated", "total"):
+            t.add_column(col, justify="right" if col != first else "left")
         for b in rows:
             t.add_row(escape(b.name) or "(unknown)", *map(str, b.per_tier), str(b.unrated), str(b.total))
         console.print(t)

@@ -108,7 +108,7 @@ def write_html(report: PoolReport, store: PoolStore, path: Path) -> Path:
                    [(t.tier, len(t.items), t.train, t.eval, _num(t.diversity.palette), _num(t.diversity.composition),
                      _num(t.diversity.overall), _num(t.diversity.coverage_spread)) for t in r.tier_summaries], "num")
     breakdown = lambda title, rows: f"<div><h3>{title}</h3>" + _table(  # noqa: E731
-        (title[:-1].lower(), *r.tiers, "unrated", "total"),
+        (title.split()[0][:-1].lower(), *r.tiers, "unrated", "total"),
         [(b.name or "(unknown)", *b.per_tier, b.unrated, b.total) for b in rows], "num") + "</div>"
     page = Template(resources.files("brushwork.pool").joinpath("report.html").read_text(encoding="utf-8")).substitute(
         title=html.escape(f"Pool report · {Path(r.root).name}"),
@@ -123,7 +123,7 @@ def write_html(report: PoolReport, store: PoolStore, path: Path) -> Path:
         raters=_table(("rater", "rated", *r.tiers), [(s.rater, s.rated, *s.per_tier) for s in r.raters], "num"),
         agreement=_agreement_html(r),
         breakdowns=breakdown("Generators", r.by_generator) + breakdown("Subjects", r.by_subject)
-        + breakdown("Splits", r.by_split),
+        + breakdown("Splits", r.by_split) + breakdown("Domains (training split)", r.by_domain),
         grids=_grids(r, store))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")

@@ -83,9 +83,10 @@ def pool_from_store(store: PoolStore, snapshot: str | None = None) -> Pool:
     else:
         m = manifest(store)
         sid = snapshot_id(m)
+    domains = {it.id: it.provenance.get("domain", "") for it in store.items()}   # what each is a reference for
     items = tuple(PoolItem(id=i["id"], tier=i["tier"], image=store.blob_path(i["image"]),
                            source=store.blob_path(i["source"]) if i["source"] else None, subject=i["subject"],
-                           split=i["split"], meta=i)
+                           domain=domains.get(i["id"], ""), split=i["split"], meta=i)
                   for i in m["items"] if i["tier"] is not None)
     prefs = tuple((a, b) if w == "a" else (b, a) for a, b, _rater, w in m["preferences"] if w != "tie")
     return Pool(Path(store.root), items, sid, prefs)

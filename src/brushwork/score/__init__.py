@@ -14,7 +14,7 @@ _EXPORTS = {
     "Scorer": "brushwork.score.scorer",
     "BUILTIN": "brushwork.score.terms",
     "Term": "brushwork.score.terms",
-    "draw_references": "brushwork.score.terms",
+    "pick_references": "brushwork.score.references",
     "resolve_term": "brushwork.score.terms",
 }
 

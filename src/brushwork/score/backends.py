@@ -98,8 +98,9 @@ class TasteAesthetic:
     def __init__(self, model: TasteModel):
         self.model = model
 
-    async def score(self, png: bytes, prompt: str = "") -> float:
-        return await asyncio.to_thread(self.model.aesthetic, png)
+    async def score(self, png: bytes, prompt: str = "", domain: str = "") -> float:
+        """The painting's aesthetic as a painting of the task's `domain` (`TasteModel.utility`)."""
+        return await asyncio.to_thread(self.model.aesthetic, png, domain)
 
     def prefetch(self, png: bytes) -> None:
         self.model.utility(png)
@@ -127,7 +128,8 @@ class HPSv3Client:
         if self._client is None:
             self._client = httpx.AsyncClient()
 
-    async def score(self, png: bytes, prompt: str = "") -> float:
+    async def score(self, png: bytes, prompt: str = "", domain: str = "") -> float:
+        """HPSv3's score of the painting for `prompt` (the domain is the prompt's business here)."""
         await self.start()
         data = await post_json(self._client, f"{self.base_url}/score",
                                {"images": [base64.b64encode(png).decode()], "prompt": prompt or self.prompt},

@@ -18,8 +18,8 @@ from brushwork.core.settings import SettingError, check, load, setting
 from brushwork.errors import ConfigError
 from brushwork.gate.config import GateConfig, GateSettings
 from brushwork.render.config import RenderSettings
+from brushwork.score.references import DEFAULT_MIX
 from brushwork.score.reward import PRESETS, RewardConfig
-from brushwork.score.terms import DEFAULT_MIX
 
 JUDGES = ("taste", "openai")
 AESTHETICS = ("taste", "hpsv3")
@@ -71,6 +71,11 @@ class RewardSettings:
     copy_source_similarity: float = setting(0.5, "share (0-1) of a pool sketch's distinctive token fingerprints at "
                                             "which a sketch copies it; honest sketches reach 0.31; -1 turns it off",
                                             above=0, max=1, off=-1)
+    copy_shape_coverage: float = setting(0.85, "share (0-1) of a painting's shape mass that one to three pool "
+                                         "paintings' layouts explain (each under its own turn, scale, mirror and "
+                                         "shift, with shapes matched to the pixel) at which it copies them; the pool's "
+                                         "own paintings reach 0.82 of one another; -1 turns it off",
+                                         above=0, max=1, off=-1)
     judge_copies: bool = setting(False, "judge a painting that copies a pool painting like any other (default: its "
                                  "judge term is 0)")
 

@@ -103,24 +103,27 @@ class Pipeline:
         return client
 
     async def arun(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-                   preset: str | None = None, render_all: bool = False) -> Painting:
-        """Gate, render and score one reply."""
+                   preset: str | None = None, render_all: bool = False, domain: str | None = None) -> Painting:
+        """Gate, render and score one reply (`domain`: the task's, where the judge's references come from)."""
         return await self.ascore(await self.agate(reply, seed, render_all, prefetch=True), seed, group_seed,
-                                 subject, preset)
+                                 subject, preset, domain)
 
     async def arun_many(self, replies: Sequence[str], seeds: int | Sequence[int] = 0,
                         group_seeds: int | Sequence[int | None] | None = None,
                         subjects: str | Sequence[str | None] | None = None, preset: str | None = None,
                         on_done: Callable[[int, Painting], None] | None = None,
-                        render_all: bool = False) -> list[Painting]:
-        """`arun` on every reply concurrently, in order. `seeds`, `group_seeds` and `subjects`
-        are one value for all or one per reply; `on_done(index, painting)` as each finishes."""
+                        render_all: bool = False,
+                        domains: str | Sequence[str | None] | None = None) -> list[Painting]:
+        """`arun` on every reply concurrently, in order. `seeds`, `group_seeds`, `subjects` and
+        `domains` are one value for all or one per reply; `on_done(index, painting)` as each finishes."""
         n = len(replies)
-        seeds, group_seeds, subjects = (_per_reply(v, n, name) for v, name in
-                                        ((seeds, "seeds"), (group_seeds, "group_seeds"), (subjects, "subjects")))
+        seeds, group_seeds, subjects, domains = (
+            _per_reply(v, n, name) for v, name in
+            ((seeds, "seeds"), (group_seeds, "group_seeds"), (subjects, "subjects"), (domains, "domains")))
 
         async def one(i: int) -> Painting:
-            painting = await self.arun(replies[i], seeds[i], group_seeds[i], subjects[i], preset, render_all)
+            painting = await self.arun(replies[i], seeds[i], group_seeds[i], subjects[i], preset, render_all,
+                                       domains[i])
             if on_done is not None:
                 on_done(i, painting)
             return painting
@@ -133,31 +136,33 @@ class Pipeline:
         return Painting(await self.scorer.gate(reply, seed, render_all, prefetch))
 
     async def ascore(self, painting: Painting, seed: int = 0, group_seed: int | None = None,
-                     subject: str | None = None, preset: str | None = None) -> Painting:
+                     subject: str | None = None, preset: str | None = None, domain: str | None = None) -> Painting:
         """Score a gated painting; `preset` weighs the total differently from the pipeline's own
         reward (only terms the pipeline computes)."""
         own = self.weights_for(preset) is None     # checks the preset against the terms computed here
         card = await self.scorer.score_gated(painting.gated, seed=seed, group_seed=group_seed, subject=subject,
-                                             preset=None if own else preset)
+                                             preset=None if own else preset, domain=domain or "")
         return replace(painting, card=card)
 
     def run(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-            preset: str | None = None, render_all: bool = False) -> Painting:
-        return self.submit(self.arun(reply, seed, group_seed, subject, preset, render_all))
+            preset: str | None = None, render_all: bool = False, domain: str | None = None) -> Painting:
+        return self.submit(self.arun(reply, seed, group_seed, subject, preset, render_all, domain))
 
     def run_many(self, replies: Sequence[str], seeds: int | Sequence[int] = 0,
                  group_seeds: int | Sequence[int | None] | None = None,
                  subjects: str | Sequence[str | None] | None = None, preset: str | None = None,
-                 on_done: Callable[[int, Painting], None] | None = None, render_all: bool = False) -> list[Painting]:
+                 on_done: Callable[[int, Painting], None] | None = None, render_all: bool = False,
+                 domains: str | Sequence[str | None] | None = None) -> list[Painting]:
         """Score a batch concurrently (see `arun_many`); `on_done` runs on the pipeline's loop."""
-        return self.submit(self.arun_many(replies, seeds, group_seeds, subjects, preset, on_done, render_all))
+        return self.submit(self.arun_many(replies, seeds, group_seeds, subjects, preset, on_done, render_all,
+                                          domains))
 
     def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
         return self.submit(self.agate(reply, seed, render_all, prefetch))
 
     def score(self, painting: Painting, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-              preset: str | None = None) -> Painting:
-        return self.submit(self.ascore(painting, seed, group_seed, subject, preset))
+              preset: str | None = None, domain: str | None = None) -> Painting:
+        return self.submit(self.ascore(painting, seed, group_seed, subject, preset, domain))
 
     def weights_for(self, preset: str | None) -> Weights | None:
         """A preset's weights, or None for the pipeline's own. A preset may only weigh terms this

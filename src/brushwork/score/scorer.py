@@ -42,8 +42,9 @@ class Scorer:
                                       if t.always or weights[name] > 0}
         self._taste = _taste_model(self.terms.values())
         image, source = setup.options.copy_image_similarity, setup.options.copy_source_similarity
-        on = pool is not None and (image > 0 or source > 0)
-        self.copies = CopyDetector(pool, image, source) if on else None
+        shapes = setup.options.copy_shape_coverage
+        on = pool is not None and (image > 0 or source > 0 or shapes > 0)
+        self.copies = CopyDetector(pool, image, source, shapes) if on else None
 
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
@@ -74,7 +75,7 @@ class Scorer:
 
     async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
                           subject: str | None = None, t0: float | None = None,
-                          preset: str | None = None) -> ScoreCard:
+                          preset: str | None = None, domain: str = "") -> ScoreCard:
         """Score a reply that has already been through `gate_reply`. `preset` (default: the
         reward's weights) may only weigh terms the scorer has built (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
@@ -92,9 +93,9 @@ class Scorer:
             reason = "; ".join(v.message for v in gated.report.violations if v.severity == "infra") or None
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
                              infra=reason, timings=_timings(t0, render_s, {}, 0.0, cached), **base)
-        copy = self.copies.match(render.png, gated.sketch.code) if self.copies is not None else None
+        copy = self.copies.match(render.png, gated.sketch.code, render.display_list) if self.copies else None
         canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.options.subject,
-                        copy)
+                        copy, domain or "")
         values = await self._values(w, canvas)
         seconds = {name: s for name, (_, s) in values.items()}
         got = {name: v for name, (v, _) in values.items()}

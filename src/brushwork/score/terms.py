@@ -19,20 +19,21 @@ A term that should have a value but cannot (an unreachable judge or scorer) retu
 from __future__ import annotations
 
 import importlib
-import random
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from brushwork.errors import ConfigError
+from brushwork.score.references import DEFAULT_MIX, pick_references
 
 if TYPE_CHECKING:
-    from brushwork.pool import Pool, PoolItem
+    from brushwork.pool import Pool
     from brushwork.render import RenderResult
     from brushwork.score.copies import Copy
     from brushwork.score.options import ScoringOptions
     from brushwork.score.reward import RewardConfig
 
-DEFAULT_MIX = (("love", 2), ("okay", 2))
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Canvas:
     group_seed: int | None = None    # shared by every rollout of one GRPO group
     subject: str = ""
     copy_of: Copy | None = None      # the pool painting it reproduces (`score.copies`)
+    domain: str = ""                 # the task's domain ("": inferred from the subject, `score.references`)
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ class JudgeTerm(Term):
         self.pool, self.mix = setup.pool, setup.reference_mix
         self.judge_copies = setup.options.judge_copies
         self.judge = setup.given.get(self.name) or build_judge(setup.options, setup.taste_model)
+        self.fallbacks: dict[str, str] = {}   # domain -> why its references borrow from other domains
 
     @property
     def backend(self) -> str:
@@ -153,7 +156,10 @@ class JudgeTerm(Term):
         if canvas.copy_of is not None and not self.judge_copies:
             return Value(0.0)        # a copy of a pool painting wins nothing (and costs no question)
         seed = canvas.seed if canvas.group_seed is None else canvas.group_seed
-        refs = draw_references(self.pool, self.mix, seed)
+        refs = pick_references(self.pool, self.mix, seed, canvas.domain, canvas.subject)
+        if refs.reason and self.fallbacks.get(refs.domain) != refs.reason:
+            self.fallbacks[refs.domain] = refs.reason
+            log.warning("judge references for %r tasks: %s", refs.domain, refs.reason)
         result = await self.judge.judge(canvas.png, refs, canvas.subject)
         verdicts = [v for c in result.comparisons for v in (c.candidate_first, c.reference_first)]
         return Value(result.score, None if result.score is not None else result.error,
@@ -184,7 +190,7 @@ class AestheticTerm(Term):
 
         remote = getattr(self.scorer, "remote", False)
         try:
-            return Value(await self.scorer.score(canvas.png), remote=remote, calls=1)
+            return Value(await self.scorer.score(canvas.png, domain=canvas.domain), remote=remote, calls=1)
         except ScorerUnavailable as e:
             return Value(None, str(e), remote=remote, calls=1)
 
@@ -227,21 +233,3 @@ def _prefetch(backend, png: bytes) -> None:
     """A backend that computes locally may offer `prefetch(png)` (the taste model does)."""
     if hasattr(backend, "prefetch"):
         backend.prefetch(png)
-
-
-def draw_references(pool: Pool, mix=DEFAULT_MIX, seed: int = 0) -> tuple[PoolItem, ...]:
-    """The judge's references: reproducible from (pool snapshot, mix, seed); never an
-    evaluation item."""
-    tiers = pool.by_tier("train")
-    rng = random.Random(f"{pool.snapshot}:{seed}")
-    drawn: list[PoolItem] = []
-    for tier, count in mix:
-        available = sorted(tiers.get(tier, []), key=lambda i: i.id)
-        if len(available) < count:
-            raise ConfigError(f"the pool's training split has {len(available)} {tier!r} paintings; "
-                              f"the reference mix needs {count}")
-        drawn.extend(rng.sample(available, count))
-    for item in drawn:
-        if item.split != "train":  # by construction impossible; kept as the contract's guard
-            raise ConfigError(f"refusing to use evaluation item {item.id} as a reference")
-    return tuple(drawn)

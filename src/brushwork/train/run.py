@@ -53,6 +53,14 @@ def _passes(pipeline):
     return passes
 
 
+def check_pool_coverage(args: BrushworkArguments, pool, stream=None) -> list[str]:
+    """Warn, before training starts, about the training domains (`args.domains`) whose tasks the
+    pool cannot judge from paintings of their own domain (`brushwork.env.tasks.check_pool_domains`)."""
+    from brushwork.env.tasks import check_pool_domains
+
+    return [] if pool is None else check_pool_domains(pool, args.domains, stream=stream)
+
+
 def _rewards(args: BrushworkArguments, film: Path | None, config, images: bool = False):
     from brushwork.train.rewards import BrushworkReward
     from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
@@ -146,6 +154,8 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None) -> TrainRe
         if on_warmup:
             on_warmup(warm)
     rows = dataset_rows(args.domains, args.task_repeats, args.task_seed)
+    if not args.env_urls and "judge" in shared_pipeline(config).scorer.terms:   # a server checks its own pool
+        check_pool_coverage(args, shared_pipeline(config).pool)
     film = out / "film" if args.film else None
     processor = vision_processor(model, model_args.model_name_or_path, model_args.model_revision) \
         if args.multi_turn else None

@@ -27,6 +27,7 @@ class ServerContext:
         self.pipeline = pipeline or Pipeline(settings, progress=progress)   # the first pool render shows on stderr
         self.pipeline.warm()    # browsers start before the server listens: the first reply is not the one to wait
         self.runner = EpisodeRunner(self.pipeline)
+        self.pool_warnings = check_pool(self.pipeline)   # said loudly before the server listens
         self.started = time.time()
         self._lock = threading.Lock()
         self.sessions_open = 0
@@ -90,3 +91,13 @@ class ServerContext:
 
     def close(self) -> None:
         self.pipeline.close()
+
+
+def check_pool(pipeline: Pipeline) -> list[str]:
+    """The task domains the pool cannot judge from its own paintings, warned about on stderr
+    (`brushwork.env.tasks.check_pool_domains`); nothing to check without a judge."""
+    from brushwork.env.tasks import check_pool_domains
+
+    if getattr(pipeline, "pool", None) is None or "judge" not in pipeline.scorer.terms:
+        return []
+    return check_pool_domains(pipeline.pool)

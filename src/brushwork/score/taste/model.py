@@ -18,11 +18,17 @@ The utility is bounded by the pool's support (brushwork.score.taste.support): a 
 unlike anything rated is shrunk toward the bottom tier's mean utility, so the head cannot pay
 more for "more of" a feature than anything in the pool holds; and a painting is paid above the
 middle tier only as far as it draws like the top tier's paintings (the structure features:
-linework), so a subject-less wash in a loved medium stops at the middle tier. Both bounds are
-fitted with the head on the same training paintings, so the nested accuracies measure the
-bounded model. Then:
+linework), so a subject-less wash in a loved medium stops at the middle tier. How much drawing
+a loved painting holds depends on its domain (a hibiscus has a stamen and veins, a landscape
+bands of hills), so the structure bound is fitted per domain: a painting of a domain with at
+least `MIN_DOMAIN_LOVED` loved training paintings is measured against those, and one of any
+other domain (or of none) against every loved painting (the pooled bound: what the model knows
+of drawing when the domain's own paintings cannot say). Both bounds are fitted with the head on
+the same training paintings, so the nested accuracies measure the bounded model. Then:
 
-- as a judge: P(candidate beats reference) = sigmoid(s_c - s_r), a calibrated probability;
+- as a judge: P(candidate beats reference) = sigmoid(s_c - s_r), a calibrated probability,
+  both utilities in the domain of the task (given, or the reference's own: the judge's
+  references come from the task's domain, `brushwork.score.references`);
 - as an aesthetic: sigmoid(s - mean s of the middle tier), the probability of beating a
   typical middle-tier painting, in [0, 1];
 - as an assessment (`TasteModel.assess`): both utilities, the support, the nearest rated
@@ -47,13 +53,14 @@ from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.support import Support
 
-VERSION = 7
+VERSION = 8
 KINDS = ("classical", "embedding", "both")
 CHOICES = ("auto",) + KINDS
 L2_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 DIMS_GRID = (4, 8, 16)            # principal components of the embedding tried
 INNER_REPEATS = 1                 # shuffles of three folds averaged by the inner choice
 BOOTSTRAPS = 8                    # heads refit on resampled paintings: the assessment's uncertainty
+MIN_DOMAIN_LOVED = 3              # loved training paintings a domain needs for a structure bound of its own
 
 
 def _sigmoid(x):
@@ -123,7 +130,8 @@ class _Head:
     pca_mean: np.ndarray | None = None
     pca_components: np.ndarray | None = None
     support: Support | None = None
-    structure: Support | None = None   # the top tier's, in the structure features
+    structure: Support | None = None   # the top tier's, in the structure features (every domain pooled)
+    structures: dict[str, Support] = field(default_factory=dict)   # per domain with enough loved paintings
 
     def raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
         parts = [_columns(c, MEDIUM)] if self.procedure.kind != "embedding" else []
@@ -150,15 +158,25 @@ class _Head:
         """The head's own utilities, unbounded (they extrapolate off the support)."""
         return self.design(c, e) @ self.weights
 
-    def utilities(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+    def utilities(self, c: np.ndarray, e: np.ndarray | None, domains=None) -> np.ndarray:
         """The utilities the model answers with: bounded by the support and by the top tier's
-        structure (when fitted)."""
+        structure (when fitted) in each row's domain (`domains`: one per row, or one for all;
+        None or "": the pooled bound)."""
         u = self.linear(c, e)
         if self.support is not None:
             u = self.support.bound(u, self.support.weight_of(self.support_raw(c, e)))
-        if self.structure is not None:
-            u = self.structure.bound(u, self.structure.weight_of(self.structure_raw(c)))
+        if self.structure is None:
+            return u
+        rows = [domains] * len(u) if domains is None or isinstance(domains, str) else list(domains)
+        raw = self.structure_raw(c)
+        for bound in {id(s): s for s in map(self.structure_for, rows)}.values():
+            mask = np.array([self.structure_for(d) is bound for d in rows])
+            u[mask] = bound.bound(u[mask], bound.weight_of(raw[mask]))
         return u
+
+    def structure_for(self, domain: str | None) -> Support | None:
+        """The structure bound a painting of `domain` meets: its domain's own, else the pooled one."""
+        return self.structures.get(domain or "", self.structure)
 
     @property
     def squared(self) -> int:
@@ -198,7 +216,7 @@ def _fit_weights(x: np.ndarray, pairs: list[tuple[int, int]], l2: float) -> np.n
 
 
 def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_of: list[str],
-              order: tuple[str, ...], prefs: list[tuple[int, int]] = ()) -> _Head:
+              order: tuple[str, ...], prefs: list[tuple[int, int]] = (), domains_of=None) -> _Head:
     head = _Head(procedure, np.zeros(0), np.zeros(0), np.zeros(0))
     if procedure.kind != "classical":
         head.pca_mean = e.mean(0)
@@ -222,7 +240,24 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
         head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
                                      floor=float(u[below].mean()), one_sided=True)
         head.structure.floor = _paid_mean(head.structure, u[below], head.structure_raw(c[below]))
+        head.structures = _domain_structures(head, c, u, top, domains_of)
     return head
+
+
+def _domain_structures(head: _Head, c: np.ndarray, u: np.ndarray, top: np.ndarray, domains_of) -> dict:
+    """A structure bound per domain with `MIN_DOMAIN_LOVED` loved training paintings: its points and
+    edge from those paintings, its floor the pooled bound's (one utility scale for every domain:
+    the middle tier as the model pays it)."""
+    if domains_of is None:
+        return {}
+    domains = np.array([d or "" for d in domains_of])
+    found = {}
+    for domain in sorted(set(domains[top]) - {""}):
+        mine = top & (domains == domain)
+        if mine.sum() >= MIN_DOMAIN_LOVED:
+            found[domain] = Support.fit(head.structure_raw(c[mine]), u[mine], np.zeros(int(mine.sum()), bool),
+                                        floor=head.structure.floor, one_sided=True)
+    return found
 
 
 def _paid_mean(structure: Support, u: np.ndarray, raw: np.ndarray, steps: int = 100) -> float:
@@ -268,7 +303,7 @@ def _folds(tiers_of: list[str], order: tuple[str, ...], folds: int, rng) -> np.n
     return fold_of
 
 
-def _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner: bool) -> dict:
+def _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner: bool, domains_of=None) -> dict:
     """Pairwise hits on held-out paintings per tier pair; with `inner`, the procedure is chosen
     among `procedures` inside each outer fold (nested cross-validation)."""
     rng = np.random.default_rng(seed)
@@ -282,33 +317,36 @@ def _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner: bo
             if len(set(train_tiers)) < 2 or not len(test):
                 continue
             sub_e = e[train] if e is not None else None
-            procedure = choose(procedures, c[train], sub_e, train_tiers, order, seed) if inner else procedures[0]
+            train_domains = None if domains_of is None else [domains_of[i] for i in train]
+            procedure = choose(procedures, c[train], sub_e, train_tiers, order, seed, train_domains) if inner \
+                else procedures[0]
             chosen[procedure.name] = chosen.get(procedure.name, 0) + 1
-            head = _fit_head(procedure, c[train], sub_e, train_tiers, order)
-            u = head.utilities(c[test], e[test] if e is not None else None)
+            head = _fit_head(procedure, c[train], sub_e, train_tiers, order, domains_of=train_domains)
+            u = head.utilities(c[test], e[test] if e is not None else None,
+                               None if domains_of is None else [domains_of[i] for i in test])
             for a, b in _tier_pairs([tiers_of[i] for i in test], order):
                 hits.setdefault(f"{tiers_of[test[a]]}>{tiers_of[test[b]]}", []).append(int(u[a] > u[b]))
     return {"hits": hits, "chosen": chosen}
 
 
-def choose(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0) -> Procedure:
+def choose(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0, domains_of=None) -> Procedure:
     """The procedure with the best pairwise accuracy in a 3-fold cross-validation (ties: the
     simpler, listed first)."""
     if len(procedures) == 1:
         return procedures[0]
 
     def accuracy(p):
-        hits = _held_out([p], c, e, tiers_of, order, 3, seed, INNER_REPEATS, inner=False)["hits"]
+        hits = _held_out([p], c, e, tiers_of, order, 3, seed, INNER_REPEATS, False, domains_of)["hits"]
         flat = [h for v in hits.values() for h in v]
         return sum(flat) / max(len(flat), 1)
     return max(procedures, key=accuracy)
 
 
 def cross_validate(procedures: list[Procedure], c, e, tiers_of, order=TIERS, folds: int = 5, seed: int = 0,
-                   repeats: int = 3) -> dict:
+                   repeats: int = 3, domains_of=None) -> dict:
     """Nested cross-validation: pairwise accuracy on held-out paintings per tier pair, the
     choice among `procedures` made on the other folds only."""
-    r = _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner=True)
+    r = _held_out(procedures, c, e, tiers_of, order, folds, seed, repeats, inner=True, domains_of=domains_of)
     return {"pairwise_accuracy": {k: round(float(np.mean(v)), 4) for k, v in sorted(r["hits"].items())},
             "pairs": {k: len(v) for k, v in sorted(r["hits"].items())}, "folds": folds, "repeats": repeats,
             "chosen_in_folds": r["chosen"]}
@@ -354,20 +392,27 @@ class TasteModel:
     ids: tuple[str, ...] = ()          # the training paintings, in the support's row order
     bootstrap: np.ndarray | None = None   # weights of the bootstrap heads, one row each
     structure: Support | None = None      # the top tier's support in the structure features
+    structures: dict[str, Support] = field(default_factory=dict)   # the same, per domain that has its own
+    # The pool's paintings' domains by image hash: a reference tells the judge which domain it compares in.
+    image_domains: dict[str, str] = field(default_factory=dict)
     _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
 
     @classmethod
     def from_head(cls, head: _Head, pivot: float, tiers, snapshot: str, report: dict, ids: tuple[str, ...] = (),
-                  bootstrap: np.ndarray | None = None) -> TasteModel:
+                  bootstrap: np.ndarray | None = None, image_domains: dict[str, str] | None = None) -> TasteModel:
         return cls(head.weights, head.mean, head.std, pivot, tuple(tiers), snapshot, report,
                    head.procedure.kind, head.pca_mean, head.pca_components, head.support, tuple(ids), bootstrap,
-                   head.structure)
+                   head.structure, dict(head.structures), dict(image_domains or {}))
 
     @property
     def head(self) -> _Head:
         dims = 0 if self.pca_components is None else len(self.pca_components)
         return _Head(Procedure(self.kind, dims), self.weights, self.mean, self.std, self.pca_mean,
-                     self.pca_components, self.support, self.structure)
+                     self.pca_components, self.support, self.structure, self.structures)
+
+    def domain_of(self, png: bytes) -> str:
+        """The pool domain of a pool painting ("" for any other painting)."""
+        return self.image_domains.get(hashlib.sha256(png).hexdigest(), "")
 
     @property
     def digest(self) -> str:
@@ -375,8 +420,9 @@ class TasteModel:
         h = hashlib.sha256(f"v{VERSION}:{self.kind}:{self.pivot}".encode())
         for a in (self.weights, self.mean, self.std, self.pca_components):
             h.update(b"" if a is None else np.ascontiguousarray(a).tobytes())
-        for support in (self.support, self.structure):
+        for name, support in [("", self.support), ("", self.structure), *sorted(self.structures.items())]:
             if support is not None:
+                h.update(name.encode())
                 h.update(f"{support.edge}:{support.floor}:{support.k}".encode())
                 for a in (support.mean, support.std, support.points):
                     h.update(np.ascontiguousarray(a).tobytes())
@@ -386,18 +432,20 @@ class TasteModel:
         e = self._cache.embedding(png)[None] if self.kind != "classical" else None
         return self._cache.classical(png)[None], e
 
-    def utility(self, png: bytes) -> float:
-        """The bounded utility: what the judge and the aesthetic compare."""
-        return float(self.head.utilities(*self._arrays(png))[0])
+    def utility(self, png: bytes, domain: str = "") -> float:
+        """The bounded utility of a painting of `domain` ("": the pooled structure bound): what the
+        judge and the aesthetic compare."""
+        return float(self.head.utilities(*self._arrays(png), domain)[0])
 
-    def assess(self, png: bytes) -> Assessment:
+    def assess(self, png: bytes, domain: str = "") -> Assessment:
         """Utilities, support, nearest rated paintings and bootstrap spread of one painting
         (features come from the model's cache, so this costs a few dot products after a score)."""
         head, (c, e) = self.head, self._arrays(png)
         linear = head.linear(c, e)
         spread = float(np.std(head.design(c, e) @ self.bootstrap.T)) if self.bootstrap is not None else 0.0
-        bounded = float(head.utilities(c, e)[0])
-        drawing = 1.0 if self.structure is None else float(self.structure.weight_of(head.structure_raw(c))[0])
+        bounded = float(head.utilities(c, e, domain)[0])
+        structure = head.structure_for(domain)
+        drawing = 1.0 if structure is None else float(structure.weight_of(head.structure_raw(c))[0])
         if self.support is None:
             return Assessment(float(linear[0]), bounded, 1.0, 0.0, (), spread, drawing)
         order, distance = self.support.nearest(head.support_raw(c, e))
@@ -406,12 +454,14 @@ class TasteModel:
         return Assessment(float(linear[0]), bounded, float(weight[0]), float(distance[0] / self.support.edge),
                           nearest, spread, drawing)
 
-    def aesthetic(self, png: bytes) -> float:
-        return float(_sigmoid(self.utility(png) - self.pivot))
+    def aesthetic(self, png: bytes, domain: str = "") -> float:
+        return float(_sigmoid(self.utility(png, domain) - self.pivot))
 
-    def prefer(self, first: bytes, second: bytes) -> float:
-        """P(first is preferred over second), from the bounded utilities."""
-        return float(_sigmoid(self.utility(first) - self.utility(second)))
+    def prefer(self, first: bytes, second: bytes, domain: str = "") -> float:
+        """P(first is preferred over second), from the bounded utilities, both in `domain`; by
+        default the domain of whichever is a pool painting (the judge's reference)."""
+        domain = domain or self.domain_of(second) or self.domain_of(first)
+        return float(_sigmoid(self.utility(first, domain) - self.utility(second, domain)))
 
     def save(self, path: Path | str) -> Path:
         path = Path(path)
@@ -425,6 +475,7 @@ class TasteModel:
             "pivot": self.pivot, "support": None if self.support is None else self.support.to_dict(),
             "ids": list(self.ids), "bootstrap": lists(self.bootstrap), "report": self.report,
             "structure": None if self.structure is None else self.structure.to_dict(),
+            "structures": {d: s.to_dict() for d, s in self.structures.items()}, "image_domains": self.image_domains,
         }, indent=1))
         return path
 
@@ -446,7 +497,8 @@ class TasteModel:
                    tuple(d["tiers"]), d["snapshot"], d.get("report", {}), d["features"],
                    array(d["pca_mean"]), array(d["pca_components"]),
                    Support.from_dict(d["support"]) if d["support"] else None, tuple(d["ids"]), array(d["bootstrap"]),
-                   Support.from_dict(d["structure"]) if d["structure"] else None)
+                   Support.from_dict(d["structure"]) if d["structure"] else None,
+                   {k: Support.from_dict(v) for k, v in d.get("structures", {}).items()}, d.get("image_domains", {}))
 
 
 def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, folds: int = 5, seed: int = 0,
@@ -470,27 +522,31 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
     uses_embedding = any(p.kind != "classical" for p in procedures)
     e = np.stack([cache.embedding(i.image_bytes()) for i in items]) if uses_embedding else None
     tiers_of = [i.tier for i in items]
-    chosen = choose(procedures, c, e, tiers_of, order, seed)
+    domains_of = [i.domain for i in items]
+    chosen = choose(procedures, c, e, tiers_of, order, seed, domains_of)
     index = {item.id: n for n, item in enumerate(items)}
     prefs = [(index[a], index[b]) for a, b in pool.preferences if a in index and b in index]
-    head = _fit_head(chosen, c, e, tiers_of, order, prefs)
+    head = _fit_head(chosen, c, e, tiers_of, order, prefs, domains_of)
     middle = order[len(order) // 2]
-    utilities = head.utilities(c, e)
+    utilities = head.utilities(c, e, domains_of)
     mids = [u for u, t in zip(utilities, tiers_of) if t == middle]
     pivot = float(np.mean(mids)) if mids else float(np.median(utilities))
-    report = cross_validate(procedures, c, e, tiers_of, order, folds, seed)
+    report = cross_validate(procedures, c, e, tiers_of, order, folds, seed, domains_of=domains_of)
     if ablation:
         report["ablation"] = {
-            kind: cross_validate([p for p in procedures if p.kind == kind], c, e, tiers_of, order, folds, seed)
+            kind: cross_validate([p for p in procedures if p.kind == kind], c, e, tiers_of, order, folds, seed,
+                                 domains_of=domains_of)
             for kind in KINDS if any(p.kind == kind for p in procedures)}
     report.update(items={t: tiers_of.count(t) for t in order}, features=chosen.kind, dims=chosen.dims,
                   l2=chosen.l2, preferences=len(prefs), fit_s=round(time.perf_counter() - t0, 2),
                   per_image_ms=cache.per_image_ms(),
                   support={"edge": round(head.support.edge, 3), "floor": round(head.support.floor, 3)},
                   structure=None if head.structure is None else
-                  {"edge": round(head.structure.edge, 3), "floor": round(head.structure.floor, 3)})
+                  {"edge": round(head.structure.edge, 3), "floor": round(head.structure.floor, 3),
+                   "domains": {d: round(s.edge, 3) for d, s in sorted(head.structures.items())}})
+    image_domains = {hashlib.sha256(i.image_bytes()).hexdigest(): i.domain for i in pool.items if i.domain}
     model = TasteModel.from_head(head, pivot, order, pool.snapshot, report, tuple(i.id for i in items),
-                                 _bootstrap(head, c, e, tiers_of, order, seed))
+                                 _bootstrap(head, c, e, tiers_of, order, seed), image_domains)
     model._cache = cache
     return model
 
