@@ -23,6 +23,7 @@ of these tables, held-out ones included: for that threshold nothing here is held
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from collections.abc import Callable
@@ -257,3 +258,103 @@ def drawn_sketch_attack(code: str, rng: random.Random) -> tuple[str, str]:
     recolour = rng.random() < 0.5
     return (_recolour(moved) if recolour else moved), \
         f"shift ({dx}, {dy}), scale {s:.2f}{', recoloured' if recolour else ''}"
+
+
+# -- shape attacks (score/copy_shapes.py) ------------------------------------------------------------
+# A pool painting's filled shapes (read off its display list) moved as data and written back as a
+# display list of plain calls, the way a sketch that carries the shapes as a literal paints them:
+# nothing of the pool's code is left, only its layout. Each is flagged; the twins beside them
+# (`SHAPE_TWINS`) keep the shapes and break the layout, and are not.
+Polys = list[tuple[np.ndarray, tuple]]
+
+
+def _similar(polys: Polys, angle: float = 0.0, scale: float = 1.0, mirror: bool = False,
+             at: tuple[float, float] = (300, 300)) -> Polys:
+    """The shapes turned by `angle` (radians) and scaled about the canvas centre, mirrored first, then
+    laid with that centre at `at`."""
+    c, s = np.cos(angle) * scale, np.sin(angle) * scale
+    turn = np.array([[c, -s], [s, c]]) @ np.diag([-1.0 if mirror else 1.0, 1.0])
+    return [((p - 300) @ turn.T + at, fill) for p, fill in polys]
+
+
+def _thinned(polys: Polys, share: float, rng: random.Random) -> Polys:
+    keep = sorted(rng.sample(range(len(polys)), round(len(polys) * (1 - share))))
+    return [polys[k] for k in keep]
+
+
+def _shuffled(polys: Polys, rng: random.Random) -> Polys:
+    return rng.sample(polys, len(polys))
+
+
+def _recoloured(polys: Polys) -> Polys:
+    return [(p, (fill[1], fill[2], fill[0])) for p, fill in polys]
+
+
+def _scrambled(polys: Polys, rng: random.Random) -> Polys:
+    """Every shape turned and laid somewhere else at random: the pool's shapes, none of its layout."""
+    out = []
+    for p, fill in polys:
+        a, centre = rng.uniform(0, 2 * np.pi), p.mean(0)
+        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        out.append(((p - centre) @ turn.T + (rng.uniform(80, 520), rng.uniform(80, 520)), fill))
+    return out
+
+
+def _piece(polys: Polys, k: int, of: int) -> Polys:
+    """The k-th of `of` equal runs of the shapes, left to right by centroid (their layers kept)."""
+    order = sorted(range(len(polys)), key=lambda n: polys[n][0].mean(0)[0])
+    run = set(order[k * len(polys) // of:(k + 1) * len(polys) // of])
+    return [shape for n, shape in enumerate(polys) if n in run]
+
+
+SHAPE_ATTACKS: dict[str, Callable[[Polys, random.Random], Polys]] = {
+    "replayed": lambda p, r: p,
+    "rotated 0.38 rad, scaled 1.22": lambda p, r: _similar(p, 0.38, 1.22),
+    "rotated 2.1 rad, scaled 0.8": lambda p, r: _similar(p, 2.1, 0.8, at=(320, 280)),
+    "mirrored": lambda p, r: _similar(p, mirror=True),
+    "recoloured": lambda p, r: _recoloured(p),
+    "reordered": _shuffled,
+    "thinned 30 %": lambda p, r: _thinned(p, 0.3, r),
+    "all at once": lambda p, r: _shuffled(_thinned(_recoloured(_similar(p, -1.1, 0.9, True)), 0.3, r), r),
+}
+SHAPE_TWINS: dict[str, Callable[[Polys, random.Random], Polys]] = {
+    "scrambled": _scrambled,
+    "its five largest shapes": lambda p, r: sorted(p, key=lambda s: -np.ptp(s[0], 0).prod())[:5],
+}
+
+
+def spliced(parts: list[Polys], rng: random.Random) -> Polys:
+    """Run k of the k-th painting's shapes, each turned and scaled its own way."""
+    out: Polys = []
+    for k, polys in enumerate(parts):
+        out += _similar(_piece(polys, k, len(parts)), rng.uniform(-3, 3), rng.uniform(0.8, 1.2),
+                        rng.random() < 0.5, (rng.uniform(260, 340), rng.uniform(260, 340)))
+    return out
+
+
+def _hex(fill: tuple) -> str:
+    return "#" + "".join(f"{int(round(c)):02x}" for c in fill[:3])
+
+
+def display_list(polys: Polys) -> str:
+    """The shapes as the display list of a sketch that paints them from a literal."""
+    ops = [["translate", -300, -300], ["brush.noStroke"]]
+    for p, fill in polys:
+        ops += [["brush.fill", _hex(fill), 180], ["brush.beginShape", 0.7]]
+        ops += [["brush.vertex", float(x), float(y)] for x, y in p] + [["brush.endShape", "close"]]
+    return json.dumps({"setup": [], "draw": ops})
+
+
+def literal_sketch(polys: Polys) -> str:
+    """A sketch that paints the shapes from a data literal (no code in common with the pool's)."""
+    data = json.dumps([[_hex(fill), [[round(float(x), 2), round(float(y), 2)] for x, y in p]] for p, fill in polys])
+    return ("function setup() {\n  createCanvas(600, 600, WEBGL);\n  noLoop();\n}\n\nconst SHAPES = " + data + ";\n\n"
+            "function draw() {\n  translate(-width / 2, -height / 2);\n  background(250, 245, 235);\n"
+            "  brush.noStroke();\n  for (const [c, pts] of SHAPES) {\n    brush.fill(c, 180);\n"
+            "    brush.fillBleed(0.3);\n    brush.fillTexture(0.5, 0.6);\n    brush.beginShape(0.7);\n"
+            "    for (const [x, y] of pts) brush.vertex(x, y);\n    brush.endShape(CLOSE);\n  }\n}\n")
+
+
+def reseeded(code: str, seed: int) -> str:
+    """The pool sketch with its random and noise seeds changed: the same sketch, other random draws."""
+    return re.sub(r"\b(randomSeed|noiseSeed)\((\d+)\)", lambda m: f"{m.group(1)}({int(m.group(2)) + seed})", code)

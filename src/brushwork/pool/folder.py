@@ -4,10 +4,13 @@
                              "tier": "love", "subject": ..., "split": "train" | "eval", ...}
     <pool>/images/          the paintings (tier also the file-name prefix: love_, okay_, nope_)
     <pool>/sources/         the sketches that painted them
+    <pool>/shapes/          optional: each painting's display list (`RenderResult.display_list`),
+                            `<id>.json`, what the shape side of copy detection compares
 
 A pool whose images are missing but whose sources are present (the bundled example
 pool ships only sources) is *materialized*: its sketches are rendered once by brushwork
-into a cache folder with the full layout, and that folder is what gets used.
+into a cache folder with the full layout, display lists included, and that folder is what
+gets used. A pool of images alone has no shapes (its copies are found by their pictures).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from brushwork.errors import ConfigError
 from brushwork.paths import cache_root
 
 TIERS = ("love", "okay", "nope")
+LAYOUT = b"images+shapes\n"   # what a materialized folder holds: part of its cache key
 
 
 @dataclass(frozen=True)
@@ -35,9 +39,13 @@ class PoolItem:
     domain: str = ""
     split: str = "train"
     meta: dict = field(default_factory=dict, compare=False, repr=False)
+    shapes: Path | None = None   # the display list that painted it (JSON), where the pool keeps one
 
     def image_bytes(self) -> bytes:
         return self.image.read_bytes()
+
+    def display_list(self) -> str | None:
+        return self.shapes.read_text(encoding="utf-8") if self.shapes is not None else None
 
 
 @dataclass(frozen=True)
@@ -99,9 +107,11 @@ def load_pool(root: Path | str, renderer=None, on_rendered=None) -> Pool:
         if not image.exists():
             raise ConfigError(f"{image} is missing and has no source to render it from")
         source = root / rec["source"] if rec.get("source") else None
+        shapes = root / "shapes" / f"{image.stem}.json"
         items.append(PoolItem(id=image.stem, tier=_tier_of(rec), image=image, source=source,
                               subject=rec.get("subject", ""), domain=rec.get("domain", ""),
-                              split=rec.get("split", "train"), meta=rec))
+                              split=rec.get("split", "train"), meta=rec,
+                              shapes=shapes if shapes.is_file() else None))
     return Pool(root, tuple(items), _snapshot(root, records))
 
 
@@ -121,7 +131,7 @@ def _snapshot(root: Path, records: list[dict]) -> str:
 def materialize(root: Path, renderer=None, on_rendered=None) -> Path:
     """Render a sources-only pool into a cache folder with the full layout; return that folder."""
     records = _records(root)
-    h = hashlib.sha256((root / "metadata.jsonl").read_bytes())
+    h = hashlib.sha256(LAYOUT + (root / "metadata.jsonl").read_bytes())
     for rec in records:
         src = root / rec.get("source", "")
         if not rec.get("source") or not src.is_file():
@@ -134,6 +144,7 @@ def materialize(root: Path, renderer=None, on_rendered=None) -> Path:
     shutil.copy2(root / "metadata.jsonl", target / "metadata.jsonl")
     (target / "sources").mkdir(exist_ok=True)
     (target / "images").mkdir(exist_ok=True)
+    (target / "shapes").mkdir(exist_ok=True)
     codes = [(rec, (root / rec["source"]).read_text(encoding="utf-8")) for rec in records]
     for rec, code in codes:
         (target / rec["source"]).write_text(code, encoding="utf-8")
@@ -159,5 +170,8 @@ def materialize(root: Path, renderer=None, on_rendered=None) -> Path:
         if result.png is None:
             raise ConfigError(f"{root}: {rec['source']} did not render ({result.status}: {result.detail})")
         (target / rec["file_name"]).write_bytes(result.png)
+        if result.display_list:
+            shapes = target / "shapes" / f"{Path(rec['file_name']).stem}.json"
+            shapes.write_text(result.display_list, encoding="utf-8")
     (target / ".complete").write_text("ok\n")
     return target

@@ -4,7 +4,7 @@ A policy warmed up on pool sources (or one that finds a reference's sketch) coul
 the references the judge compares against and win every comparison, and under GRPO it will
 find the cheap variations: the sketch shifted, mirrored, turned, scaled, cropped or recoloured,
 or its source rewritten. Every painting that passed the gate is compared with every pool
-painting, in every split, two ways:
+painting, in every split, three ways:
 
 - the picture (`copy_image`): edge maps of the paint, searched over the 8 turns and mirrors,
   7 scales (0.75-1.33) and every translation, against each pool painting as it is and framed
@@ -12,7 +12,15 @@ painting, in every split, two ways:
   the confirmed normalised cross-correlation reaches `copy_image_similarity`;
 - the sketch (`copy_source`): winnowed token k-grams, identifiers abstracted, over the
   fingerprints distinctive of one pool sketch; a copy when it contains `copy_source_similarity`
-  of them.
+  of them;
+- the shapes (`copy_shapes`), read off the render's display list (trusted: the paint realm
+  replays only validated calls) and the pool's stored ones: one to three pool paintings whose
+  layouts, each under its own turn (any angle), scale, mirror and shift, explain
+  `copy_shape_coverage` of the painting's shape mass, with shapes matched to the pixel. Its
+  colours, order and the shapes left out change nothing, nor does the sketch's code or its random
+  draws (a re-rolled pool sketch keeps its fixed shapes). It answers what the picture side cannot:
+  turns by any angle, and textures that change with every random draw; the picture side still
+  guards pictures of pool paintings painted some other way, and pools of images alone.
 
 Thresholds were set on the bundled pool (see tests/copy_attacks.py and benchmarks/copies.py for
 the measured margins). The ScoreCard names it (`copy_of`: a `Copy`) and, unless `judge_copies`
@@ -25,20 +33,22 @@ from dataclasses import dataclass
 
 from brushwork.errors import ConfigError
 from brushwork.pool import Pool
-from brushwork.score.copy_image import ImageIndex
+from brushwork.score.copy_image import RECOLOURED, ImageIndex
+from brushwork.score.copy_shapes import ShapeIndex, ShapeMatch
 from brushwork.score.copy_source import SourceIndex
 
-HOWS = ("image", "source", "both")
+HOWS = ("image", "source", "both", "shapes")
 
 
 @dataclass(frozen=True)
 class Copy:
-    """A pool painting this painting reproduces: found by its picture, its sketch or both."""
+    """A pool painting this painting reproduces: found by its picture, its sketch, both, or its shapes."""
 
     id: str
-    how: str               # image | source | both
+    how: str               # image | source | both | shapes
     transform: str         # what was done to the picture ("mirrored, shifted 25 px"), "" for none
-    similarity: float      # 0..1: edge correlation (image, both) or fingerprint share (source)
+    similarity: float      # 0..1: edge correlation (image, both), fingerprint share (source), shape coverage
+    also: tuple[str, ...] = ()   # the other pool paintings a splice takes shapes from (shapes)
 
     def __post_init__(self):
         if self.how not in HOWS:
@@ -46,7 +56,9 @@ class Copy:
 
     def describe(self) -> str:
         """`love_x, mirrored` as one phrase for people (critique, watch, score table)."""
-        how = {"image": "", "source": "its sketch rewritten", "both": ""}[self.how]
+        if self.also:
+            return f"spliced from {', '.join((self.id, *self.also))}"
+        how = {"image": "", "source": "its sketch rewritten", "both": "", "shapes": ""}[self.how]
         detail = ", ".join(p for p in (self.transform, how) if p)
         return f"{self.id}, {detail}" if detail else self.id
 
@@ -54,23 +66,40 @@ class Copy:
     def from_dict(cls, data) -> Copy:
         """Read back `asdict(copy)`; a card written by the hash check ([id, bits]) reads as an image copy."""
         if isinstance(data, dict):
-            return cls(**{k: data[k] for k in ("id", "how", "transform", "similarity")})
+            fields = {k: data[k] for k in ("id", "how", "transform", "similarity")}
+            return cls(**fields, also=tuple(data.get("also", ())))
         pid, bits = data
         return cls(pid, "image", "", 1.0 - bits / 256)
 
 
+def _shape_copy(found: ShapeMatch) -> Copy:
+    """The shape side's finding as a `Copy`: what was done to the one pool painting, or the splice."""
+    first = found.pieces[0]
+    done = [word for word, on in (("mirrored", first.mirrored), (f"rotated {first.angle:.0f}°", abs(first.angle) >= 2),
+                                  (f"scaled {first.scale:.2f}", abs(first.scale - 1) >= 0.03),
+                                  ("recoloured", first.recoloured >= RECOLOURED)) if on]
+    return Copy(first.id, "shapes", ", ".join(done), round(found.coverage, 4),
+                tuple(p.id for p in found.pieces[1:] if p.id != first.id))
+
+
 class CopyDetector:
-    def __init__(self, pool: Pool, image: float, source: float):
-        """`image`, `source`: the similarity thresholds (`ScoringOptions.copy_image_similarity`,
-        `copy_source_similarity`); -1 turns that side off."""
-        self.image_threshold, self.source_threshold = image, source
+    def __init__(self, pool: Pool, image: float, source: float, shapes: float = -1):
+        """`image`, `source`, `shapes`: the thresholds (`ScoringOptions.copy_image_similarity`,
+        `copy_source_similarity`, `copy_shape_coverage`); -1 turns that side off. The shape side
+        needs the pool's display lists (`PoolItem.shapes`); a pool of images alone has none."""
+        self.image_threshold, self.source_threshold, self.shape_threshold = image, source, shapes
         items = list(pool.items)
         self.images = ImageIndex([i.id for i in items], [i.image_bytes() for i in items]) if image > 0 else None
         sources = {i.id: i.source.read_text(encoding="utf-8") for i in items if i.source is not None}
         self.sources = SourceIndex(sources) if source > 0 else None
+        lists = {i.id: i.display_list() for i in items if i.shapes is not None}
+        self.shapes = ShapeIndex(lists) if shapes > 0 and lists else None
 
-    def match(self, png: bytes, code: str | None = None) -> Copy | None:
-        """The pool painting this painting (and its sketch) reproduces, or None."""
+    def match(self, png: bytes, code: str | None = None, display_list: str | None = None) -> Copy | None:
+        """The pool painting this painting (its shapes, picture or sketch) reproduces, or None."""
+        laid = self.shapes.nearest(display_list) if self.shapes is not None and display_list else None
+        if laid is not None and laid.coverage >= self.shape_threshold:
+            return _shape_copy(laid)
         seen = self.images.nearest(png) if self.images is not None else None
         read = self.sources.nearest(code) if self.sources is not None and code else None
         by_image = seen is not None and seen.similarity >= self.image_threshold

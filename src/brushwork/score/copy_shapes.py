@@ -1,0 +1,386 @@
+"""The shape side of copy detection: does a painting lay out a pool painting's shapes?
+
+The paint realm replays only validated, allowed calls, so a render's display list
+(`RenderResult.display_list`) is trusted data: what was painted, shape by shape. It is read
+(`shapes`) into the filled shapes it draws (`brush.endShape`, `polygon`, `rect`, `circle`), in
+canvas pixels, through p5's transform stack (translate, rotate, scale, push, pop, resetMatrix;
+reset before draw, as p5 does), each with its fill colour. A shape is summed up by what survives a
+similarity transform: its centroid, size (the root of its area), major-axis direction, elongation
+(minor over major axis, from its second moments) and compactness.
+
+A painting copies a pool painting when one similarity transform (any angle, uniform scale,
+mirrored or not, shifted) carries many of its shapes onto the pool painting's shapes, each onto
+one of like size, elongation, compactness and direction (`Fit`). Hypotheses come from single
+pairs of elongated shapes (their centroids, directions and sizes fix the transform; both ends of
+the axis and both mirrors are tried); the best are refined by a least-squares fit on their
+matches. Order, colour and the shapes left out change nothing: what counts is the share of the
+painting's mass (sum of shape sizes) that the pool painting explains.
+
+A splice is pieces of up to `PIECES` pool paintings, each under its own transform: the pieces
+are chosen greedily from each pool painting's best hypotheses, each adding at least
+`MIN_SHAPES` matched shapes. A painting is a copy when its pieces cover `copy_shape_coverage`
+of its mass: one circle, one flower or a petal are far below it, because the evidence is a
+consistent layout of many shapes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+SIZE = 600              # canvas px: a display list's coordinates are centred on it (WEBGL)
+MIN_SHAPES = 6          # matched shapes one piece needs
+MIN_LAYOUT = 10         # matched shapes in all: the evidence is a layout of many
+MIN_EXACT = 4           # of them, matched exactly: the pool's sketches share motifs (ten petals round a
+                        # centre), laid out alike but never to the pixel
+EXACT = (0.02, 2.0, 0.04)   # an exact match: centroid within this share of the size plus px, size and minor/major
+                            # within this |log| ratio and difference, direction within twice it (radians)
+PIECES = 3              # pool paintings a splice may draw from
+POSITION = (0.3, 12.0)  # centroid tolerance: this share of the pool shape's size plus px (of 600)
+SIZE_TOL = 0.3          # |log| of the size ratio under the transform
+FORM_TOL = 0.15         # elongation and compactness differences
+ANGLE_TOL = 0.35        # radians between directions, for shapes both elongated
+ELONGATED = 0.3         # 1 - minor/major above which a shape has a direction
+SEEDS, PARTNERS = 40, 4  # largest elongated shapes tried as seeds; the likest pool shapes each is paired with
+_CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 32, endpoint=False)),
+                    np.sin(np.linspace(0, 2 * np.pi, 32, endpoint=False))], 1)
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """A painting's filled shapes, in layer order (arrays of one row per shape)."""
+
+    centre: np.ndarray    # (n, 2) canvas px
+    size: np.ndarray      # (n,) root of the area, px
+    angle: np.ndarray     # (n,) major-axis direction, radians mod pi
+    ratio: np.ndarray     # (n,) minor / major axis, 1 for round
+    compact: np.ndarray   # (n,) 4 pi area / perimeter^2
+    colour: np.ndarray    # (n, 3) fill colour, 0-255
+
+    def __len__(self) -> int:
+        return len(self.size)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Part of a painting explained by one pool painting under one similarity transform."""
+
+    id: str
+    coverage: float       # share of the candidate's mass this piece explains
+    matched: int          # shapes matched
+    exact: int            # of them, matched to the pixel
+    scale: float          # candidate size / pool size
+    angle: float          # degrees the pool painting was turned by
+    mirrored: bool
+    recoloured: float     # mean fill colour difference of the matched shapes, 0-255 per channel
+
+
+@dataclass(frozen=True)
+class ShapeMatch:
+    pieces: tuple[Piece, ...]
+    coverage: float       # share of the candidate's mass its pieces explain, 0..1
+
+
+def colour(value) -> tuple[float, float, float] | None:
+    """A p5 colour argument as recorded (`#rgb`, `#rrggbb`, `rgb(a)(...)`, a grey number)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (float(value),) * 3
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    if text.startswith("#") and len(text) in (4, 7, 9):
+        digits = text[1:4] if len(text) == 4 else text[1:7]
+        step = 1 if len(text) == 4 else 2
+        try:
+            return tuple(int(digits[k:k + step] * (3 - step), 16) for k in range(0, 3 * step, step))
+        except ValueError:
+            return None
+    if text.startswith("rgb"):
+        parts = text[text.find("(") + 1:text.rfind(")")].replace(",", " ").split()
+        try:
+            return tuple(float(p) for p in parts[:3]) if len(parts) >= 3 else None
+        except ValueError:
+            return None
+    return None
+
+
+class _Pen:
+    """Follows the display list: transform stack, fill colour, the shape being built."""
+
+    def __init__(self, size: int):
+        self.half, self.matrix, self.stack, self.degrees = size / 2, np.eye(3), [], False
+        self.fill, self.vertices, self.polys = (128.0, 128.0, 128.0), [], []
+
+    def run(self, ops) -> None:
+        for op in ops if isinstance(ops, list) else []:
+            if isinstance(op, list) and op and isinstance(op[0], str):
+                try:
+                    self.op(op[0], [a for a in op[1:]])
+                except (TypeError, ValueError, IndexError):
+                    continue     # an argument of a kind p5 would ignore or reject: paints nothing here either
+
+    def op(self, name: str, a: list) -> None:
+        if name == "translate":
+            self._apply(np.array([[1, 0, float(a[0])], [0, 1, float(a[1]) if len(a) > 1 else 0.0], [0, 0, 1]]))
+        elif name == "rotate":
+            t = math.radians(float(a[0])) if self.degrees else float(a[0])
+            self._apply(np.array([[math.cos(t), -math.sin(t), 0], [math.sin(t), math.cos(t), 0], [0, 0, 1]]))
+        elif name == "scale":
+            sx = float(a[0])
+            self._apply(np.diag([sx, float(a[1]) if len(a) > 1 else sx, 1.0]))
+        elif name == "push":
+            self.stack.append(self.matrix.copy())
+        elif name == "pop" and self.stack:
+            self.matrix = self.stack.pop()
+        elif name == "resetMatrix":
+            self.matrix = np.eye(3)
+        elif name == "angleMode":
+            self.degrees = str(a[0]).lower().startswith("deg")
+        elif name == "brush.fill":
+            self.fill = colour(a[0]) if len(a) < 3 else tuple(float(v) for v in a[:3])
+        elif name == "brush.beginShape":
+            self.vertices = []
+        elif name == "brush.vertex":
+            self.vertices.append((float(a[0]), float(a[1])))
+        elif name == "brush.endShape":
+            self._add(self.vertices)
+            self.vertices = []
+        elif name == "brush.polygon":
+            self._add([(float(p[0]), float(p[1])) for p in a[0]])
+        elif name == "brush.rect":
+            x, y, w, h = (float(v) for v in a[:4])
+            if len(a) > 4 and str(a[4]).lower() == "center":
+                x, y = x - w / 2, y - h / 2
+            self._add([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        elif name == "brush.circle":
+            self._add(list(map(tuple, _CIRCLE * float(a[2]) + (float(a[0]), float(a[1])))))
+
+    def _apply(self, m: np.ndarray) -> None:
+        self.matrix = self.matrix @ m
+
+    def _add(self, points) -> None:
+        if len(points) >= 3:
+            p = np.asarray(points, float) @ self.matrix[:2, :2].T + self.matrix[:2, 2] + self.half
+            if np.isfinite(p).all():
+                self.polys.append((p, self.fill or (128.0, 128.0, 128.0)))
+
+
+def polygons(display_list: str, size: int = SIZE) -> list[tuple[np.ndarray, tuple]]:
+    """The filled shapes a display list paints, in order: (points in canvas px, fill colour)."""
+    try:
+        data = json.loads(display_list) if display_list else {}
+    except ValueError:
+        data = {}
+    pen = _Pen(size)
+    for stage in ("setup", "draw"):
+        pen.matrix, pen.stack = np.eye(3), []   # p5 starts setup and each draw from no transform
+        pen.run(data.get(stage) if isinstance(data, dict) else None)
+    return pen.polys
+
+
+def shapes(display_list: str, size: int = SIZE) -> Shapes:
+    """The shapes of a display list (`RenderResult.display_list`, or a pool's stored one), described."""
+    rows = [(*row, fill) for row, fill in ((_describe(p), fill) for p, fill in polygons(display_list, size))
+            if row is not None]
+    if not rows:
+        return Shapes(np.zeros((0, 2)), *(np.zeros(0) for _ in range(4)), np.zeros((0, 3)))
+    cols = list(zip(*rows))
+    return Shapes(*(np.array(c, float) for c in cols))
+
+
+def _describe(p: np.ndarray):
+    """Centroid, size, direction, minor/major ratio and compactness of a polygon; None if it has no area."""
+    mean = p.mean(0)
+    x, y = (p - mean).T
+    xn, yn = np.roll(x, -1), np.roll(y, -1)
+    cross = x * yn - xn * y
+    area = cross.sum() / 2
+    if abs(area) < 1.0:
+        return None
+    cx, cy = ((x + xn) * cross).sum() / (6 * area), ((y + yn) * cross).sum() / (6 * area)
+    mu20 = ((x * x + x * xn + xn * xn) * cross).sum() / (12 * area) - cx * cx
+    mu02 = ((y * y + y * yn + yn * yn) * cross).sum() / (12 * area) - cy * cy
+    mu11 = ((x * yn + 2 * x * y + 2 * xn * yn + xn * y) * cross).sum() / (24 * area) - cx * cy
+    spread = math.hypot(mu20 - mu02, 2 * mu11)
+    major, minor = (mu20 + mu02 + spread) / 2, max((mu20 + mu02 - spread) / 2, 0.0)
+    perimeter = np.hypot(xn - x, yn - y).sum()
+    return ((mean[0] + cx, mean[1] + cy), math.sqrt(abs(area)), 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi,
+            math.sqrt(minor / major) if major > 0 else 1.0, min(1.0, 4 * math.pi * abs(area) / perimeter ** 2))
+
+
+class ShapeIndex:
+    """The pool paintings' shapes, by id; a painting with fewer than `MIN_SHAPES` is not indexed."""
+
+    def __init__(self, lists: dict[str, str]):
+        self.refs = {pid: s for pid, s in ((pid, shapes(dl)) for pid, dl in lists.items()) if len(s) >= MIN_SHAPES}
+
+    def nearest(self, display_list: str, exclude: frozenset[str] = frozenset()) -> ShapeMatch | None:
+        """The pool paintings (up to `PIECES`) whose shapes, each set under its own transform, explain
+        most of this painting's mass; None when it has too few shapes to say."""
+        cand = shapes(display_list)
+        if len(cand) < MIN_SHAPES or not self.refs:
+            return None
+        options = [(pid, fit) for pid, ref in self.refs.items() if pid not in exclude for fit in _fits(cand, ref)]
+        return _pieces(cand, options)
+
+
+@dataclass(frozen=True)
+class _Fit:
+    mirrored: bool
+    angle: float          # radians the (mirrored) candidate is turned by onto the pool painting
+    scale: float          # pool size / candidate size
+    shift: np.ndarray
+    match: np.ndarray     # (n,) the pool shape each candidate shape lands on, -1 for none
+    exact: np.ndarray     # (n,) which matches land to the pixel
+    recoloured: float = 0.0   # mean fill colour difference over the matches, 0-255 per channel
+
+
+def _placed(cand: Shapes, mirrored, angle, scale, shift):
+    """Candidate centres, directions and sizes under transforms (arrays of H hypotheses)."""
+    flip = np.where(np.asarray(mirrored)[:, None], -1.0, 1.0)
+    x, y = cand.centre[:, 0] * flip, cand.centre[:, 1] + 0 * flip
+    cos, sin = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    s = np.asarray(scale)[:, None]
+    centres = np.stack([s * (cos * x - sin * y), s * (sin * x + cos * y)], -1) + np.asarray(shift)[:, None, :]
+    directions = (np.where(flip < 0, np.pi - cand.angle, cand.angle) + angle[:, None]) % np.pi
+    return centres, directions, s * cand.size
+
+
+def _land(cand: Shapes, ref: Shapes, mirrored, angle, scale, shift) -> np.ndarray:
+    """(H, n): the pool shape each candidate shape lands on under each transform, -1 for none."""
+    centres, directions, sizes = _placed(cand, mirrored, angle, scale, shift)
+    far = np.linalg.norm(centres[:, :, None] - ref.centre[None, None], axis=-1) / (
+        POSITION[0] * ref.size + POSITION[1])
+    turn = np.abs(directions[:, :, None] - ref.angle[None, None]) % np.pi
+    pointed = (1 - cand.ratio[:, None] > ELONGATED) & (1 - ref.ratio[None] > ELONGATED)
+    ok = (far < 1) & (np.abs(np.log(sizes[:, :, None] / ref.size[None, None])) < SIZE_TOL)
+    ok &= _alike(cand, ref)[None] & (~pointed[None] | (np.minimum(turn, np.pi - turn) < ANGLE_TOL))
+    far = np.where(ok, far, np.inf)
+    return np.where(np.isfinite(far.min(-1)), far.argmin(-1), -1)
+
+
+def _alike(cand: Shapes, ref: Shapes) -> np.ndarray:
+    return ((np.abs(cand.ratio[:, None] - ref.ratio[None]) < FORM_TOL)
+            & (np.abs(cand.compact[:, None] - ref.compact[None]) < FORM_TOL))
+
+
+def _seeds(cand: Shapes, ref: Shapes):
+    """Transforms from single pairs of like elongated shapes: both ends of the axis, both mirrors."""
+    alike = _alike(cand, ref) & (1 - ref.ratio[None] > ELONGATED)
+    unlike = np.abs(cand.ratio[:, None] - ref.ratio[None]) + np.abs(cand.compact[:, None] - ref.compact[None])
+    mine = [i for i in np.argsort(-cand.size) if 1 - cand.ratio[i] > ELONGATED][:SEEDS]
+    rows = []
+    for i in mine:
+        for j in np.flatnonzero(alike[i])[np.argsort(unlike[i][alike[i]])][:PARTNERS]:
+            for mirrored in (False, True):
+                x, y = cand.centre[i] * ((-1, 1) if mirrored else (1, 1))
+                own = math.pi - cand.angle[i] if mirrored else cand.angle[i]
+                for flip in (0.0, math.pi):
+                    a, s = ref.angle[j] - own + flip, ref.size[j] / cand.size[i]
+                    shift = ref.centre[j] - s * np.array([math.cos(a) * x - math.sin(a) * y,
+                                                          math.sin(a) * x + math.cos(a) * y])
+                    rows.append((mirrored, a, s, shift))
+    return rows
+
+
+def _fits(cand: Shapes, ref: Shapes, keep: int = 3) -> list[_Fit]:
+    """The `keep` best distinct transforms of the candidate onto a pool painting, each refined."""
+    rows = _seeds(cand, ref)
+    if not rows:
+        return []
+    mirrored, angle, scale, shift = (np.array(c) for c in zip(*rows))
+    land = _land(cand, ref, mirrored, angle, scale, shift)
+    exact = _exact(cand, ref, mirrored, angle, scale, shift, land)
+    score = (((land >= 0) + exact) * cand.size).sum(1)
+    fits, seen = [], set()
+    for h in np.argsort(-score):
+        fit = _refine(cand, ref, _Fit(bool(mirrored[h]), float(angle[h]), float(scale[h]), shift[h], land[h], exact[h]))
+        key = (fit.mirrored, round(fit.angle % (2 * math.pi), 1), round(math.log(fit.scale), 1))
+        if key in seen:
+            continue
+        seen.add(key)
+        hit = fit.match >= 0
+        tint = np.abs(cand.colour[hit] - ref.colour[fit.match[hit]]).mean() if hit.any() else 0.0
+        fits.append(replace(fit, recoloured=float(tint)))
+        if len(fits) == keep:
+            break
+    return fits
+
+
+def _score(cand: Shapes, fit: _Fit) -> float:
+    return float((((fit.match >= 0) + fit.exact) * cand.size).sum())
+
+
+def _refine(cand: Shapes, ref: Shapes, fit: _Fit) -> _Fit:
+    """Least-squares refits (mirror kept) on the exact matches, or the loose ones while there are
+    too few exact, kept while they explain more."""
+    for _ in range(3):
+        hit = fit.exact if fit.exact.sum() >= 3 else fit.match >= 0
+        better = _refit(cand, ref, fit, hit)
+        if better is None or _score(cand, better) <= _score(cand, fit):
+            break
+        fit = better
+    return fit
+
+
+def _refit(cand: Shapes, ref: Shapes, fit: _Fit, hit: np.ndarray) -> _Fit | None:
+    """The similarity carrying the `hit` centres onto their matches' (weighted by size), re-landed."""
+    if hit.sum() < 2:
+        return None
+    a = cand.centre[hit] * ((-1, 1) if fit.mirrored else (1, 1))
+    b, w = ref.centre[fit.match[hit]], cand.size[hit]
+    am, bm = (a * w[:, None]).sum(0) / w.sum(), (b * w[:, None]).sum(0) / w.sum()
+    ac, bc = a - am, b - bm
+    dot, crs = (w * (ac * bc).sum(1)).sum(), (w * (ac[:, 0] * bc[:, 1] - ac[:, 1] * bc[:, 0])).sum()
+    angle = math.atan2(crs, dot)
+    scale = math.hypot(dot, crs) / max((w * (ac ** 2).sum(1)).sum(), 1e-9)
+    shift = bm - scale * np.array([math.cos(angle) * am[0] - math.sin(angle) * am[1],
+                                   math.sin(angle) * am[0] + math.cos(angle) * am[1]])
+    args = np.array([fit.mirrored]), np.array([angle]), np.array([scale]), shift[None]
+    land = _land(cand, ref, *args)
+    return _Fit(fit.mirrored, angle, scale, shift, land[0], _exact(cand, ref, *args, land)[0])
+
+
+def _exact(cand: Shapes, ref: Shapes, mirrored, angle, scale, shift, land) -> np.ndarray:
+    """(H, n): which matches land to the pixel under each transform: same place, size, form, direction."""
+    centres, directions, sizes = _placed(cand, mirrored, angle, scale, shift)
+    j = np.maximum(land, 0)
+    share, px, tol = EXACT
+    turn = np.abs(directions - ref.angle[j]) % np.pi
+    return ((land >= 0) & (np.linalg.norm(centres - ref.centre[j], axis=-1) < share * ref.size[j] + px)
+            & (np.abs(np.log(sizes / ref.size[j])) < tol) & (np.abs(cand.ratio - ref.ratio[j]) < tol)
+            & ((1 - cand.ratio <= ELONGATED) | (np.minimum(turn, np.pi - turn) < 2 * tol)))
+
+
+def _pieces(cand: Shapes, options: list[tuple[str, _Fit]]) -> ShapeMatch | None:
+    """Greedily, up to `PIECES` fits that each explain `MIN_SHAPES` more shapes, `MIN_EXACT` of them
+    exactly, most exactly matched mass first. A shape an earlier piece matched only loosely may be
+    matched exactly by a later one (a generic petal lands near many)."""
+    loose, exact, pieces, total = np.zeros(len(cand), bool), np.zeros(len(cand), bool), [], cand.size.sum()
+    for _ in range(PIECES):
+        best, gain = None, 0.0
+        for pid, fit in options:
+            new = (fit.match >= 0) & ~exact
+            if (len(set(fit.match[new])) >= MIN_SHAPES and len(set(fit.match[new & fit.exact])) >= MIN_EXACT
+                    and cand.size[new & fit.exact].sum() > gain):
+                best, gain = (pid, fit, new), cand.size[new & fit.exact].sum()
+        if best is None:
+            break
+        pid, fit, new = best
+        pieces.append(_piece(cand, pid, fit, cand.size[new & ~loose].sum() / total))
+        loose |= new
+        exact |= new & fit.exact
+    if not pieces or len(set(np.flatnonzero(loose))) < MIN_LAYOUT:
+        return None
+    return ShapeMatch(tuple(pieces), float(cand.size[loose].sum() / total))
+
+
+def _piece(cand: Shapes, pid: str, fit: _Fit, coverage: float) -> Piece:
+    """What was done to the pool painting to give this part of the candidate."""
+    turned = (-math.degrees(fit.angle) + 180) % 360 - 180
+    return Piece(pid, round(coverage, 4), int((fit.match >= 0).sum()), int(fit.exact.sum()), round(1 / fit.scale, 3),
+                 round(turned, 1),
+                 fit.mirrored, round(fit.recoloured, 1))
