@@ -9,8 +9,12 @@ display list that realm sends. What is promised, and tested here:
   `navigator.webdriver`), each next to its legal twin: the attack is refused, or its painting
   is byte-identical to the painting of its brush calls alone (nothing else reached it);
 - nothing survives between renders on one worker; the sketch cannot tell it is automated;
-- a message that is not a display list is refused (`harness_tampering`), a list past the cap
-  is `too_long`; a forged list paints only its allowed calls;
+- the frame's window takes one message, the harness's port, before the sketch runs: anything
+  the sketch posts is `harness_tampering` and takes back none of the findings of what it does
+  next; a list with a number that is not finite or out of its op's bounds, or a `__proto__` /
+  `constructor` key, is refused by name (in the sketch realm `unsupported_argument`, in the
+  paint realm `harness_tampering`), each next to its legal twin; a list past the cap is
+  `too_long`; a list of the sketch's own making paints only its allowed calls;
 - for many generated sketches, the captured PNG equals the PNG of a sketch that does nothing
   but replay the recorded display list (the painting is the replay of the list alone).
 """
@@ -204,26 +208,127 @@ def test_the_sketch_cannot_tell_it_is_automated(one_worker):
 # The message
 # --------------------------------------------------------------------------------------
 
-def _forge(message: str) -> str:
-    return f"parent.postMessage({json.dumps(message)}, '*');\n" + PLAIN
+# The frame's window takes one message, the harness's port, posted before the sketch runs;
+# findings leave through that port as they happen. What a sketch can post is `harness_tampering`,
+# changes nothing of the painting, and takes back none of the findings of what it does next.
+PARENT = 'const up = window["par" + "ent"];\n  '
+COMPUTED_CALLS = """window["ell" + "ipse"](300, 300, 80, 80);
+  window["te" + "xt"]("BUY", 10, 10);
+  window["load" + "Pixels"]();
+  try { window["fe" + "tch"]("/x"); } catch (e) { }
+  try { window["op" + "en"]("about:blank"); } catch (e) { }"""
+EMPTY_LIST = {"v": 1, "stage": "draw", "frameCount": 1, "canvas": [600, 600, "webgl"], "setup": [], "draw": [],
+              "overflow": False, "findings": [], "errors": [], "blocked": []}
 
 
-def test_a_message_that_is_not_a_display_list_is_tampering(renderer):
-    for forged in ("not json", json.dumps({"v": 1, "setup": [["rect", 0, 0, 600, 600]], "draw": None,
-                                           "canvas": [600, 600, "webgl"]})):
-        result = renderer.render(_forge(forged), seed=0)
-        report = _runtime(GateReport(()), result)
-        assert "harness_tampering" in report.ids, (forged, report.ids)
-        assert result.png is None
+def _post(message: str) -> str:
+    return PARENT + f'up["post" + "Message"]({json.dumps(message)}, "*");'
 
 
-def test_a_forged_display_list_paints_only_its_allowed_calls(renderer):
-    forged = {"v": 1, "canvas": [600, 600, "webgl"], "draw": None, "findings": [],
-              "setup": [["background", "#f7f2e9"], ["translate", -300, -300], ["brush.noStroke"],
-                        ["brush.fill", "#3a6fb0", 200], ["brush.circle", 300, 300, 120], ["brush.rect", 0, 0, 600, 50]]}
-    result = renderer.render(_forge(json.dumps(forged)), seed=0)
+CIRCLE = "brush.circle(450, 450, 30);"
+OPTIONS = 'brush.fill("#3a6fb0", 150, { weight: 2 });\n  ' + CIRCLE  # an options object
+
+
+# Replaces the display list the harness sends (its JSON.stringify calls an inherited toJSON):
+# the one way a sketch can hand the paint realm a list of its own making.
+def _own_list(setup: str) -> str:
+    forged = json.dumps(json.dumps({**EMPTY_LIST, "draw": None, "setup": "@"}).replace('"@"', setup))
+    return f"Object.prototype.toJSON = function () {{ delete Object.prototype.toJSON; return JSON.parse({forged}); }};"
+
+
+@dataclass(frozen=True)
+class Forgery:
+    name: str
+    attack: str  # a snippet for draw(); the attack must report every id in `expect`
+    twin: str  # the legal use of the same feature; must come back clean
+    expect: tuple[str, ...]
+    control: str = ""  # a snippet: what the attack paints once its refused calls are gone
+
+    def __str__(self) -> str:
+        return self.name
+
+
+FORGERIES = [
+    Forgery("forged_first_message_then_computed_calls", _post(json.dumps(EMPTY_LIST)) + "\n  " + COMPUTED_CALLS,
+            'const M = window["Ma" + "th"];\n  brush.circle(M.max(100, 450), 450, 30);',
+            ("harness_tampering", "p5_drawing", "text_drawing", "raw_drawing", "external_access")),
+    Forgery("second_port", PARENT + 'up.postMessage("brushwork:port", "*", [new MessageChannel().port2]);',
+            "const channel = new MessageChannel();\n  channel.port1.postMessage(1);", ("harness_tampering",)),
+    Forgery("later_message",
+            PARENT + f'setTimeout(() => up.postMessage({json.dumps(json.dumps(EMPTY_LIST))}, "*"), 0);',
+            "setTimeout(() => 0, 0);", ("harness_tampering",)),
+    Forgery("forged_infinity",
+            _post('{"v":1,"canvas":[600,600,"webgl"],"draw":null,"setup":[["brush.circle",300,300,1e999]]}'),
+            "brush.circle(300, 300, 9000);", ("harness_tampering",)),
+    Forgery("forged_proto_key",
+            _post('{"v":1,"canvas":[600,600,"webgl"],"draw":null,"setup":[["brush.fill","#000",{"__proto__":{"a":1}}]]}'),
+            "brush.fill(\"#3a6fb0\", 150);\n  brush.circle(450, 450, 30);", ("harness_tampering",)),
+    # the sketch's own list, through the harness's port: refused by name, not replayed
+    Forgery("own_list_1e308", _own_list('[["brush.circle", 300, 300, 1e308]]'),
+            "brush.circle(-9999.5, 10000, 40);", ("harness_tampering",)),
+    Forgery("own_list_constructor_key", _own_list('[["brush.fill", "#3a6fb0", 150, {"constructor": {"a": 1}}]]'),
+            OPTIONS, ("harness_tampering",)),
+    Forgery("own_list_seed_out_of_range", _own_list('[["randomSeed", 1e12]]'), "randomSeed(4294967295);",
+            ("harness_tampering",)),
+    # in the sketch's own realm: refused as unsupported arguments, named
+    Forgery("infinity_argument", "brush.circle(300, 300, Infinity);", "brush.circle(300, 300, 9999);",
+            ("unsupported_argument",)),
+    Forgery("nan_argument", "brush.circle(300, NaN, 40);", "brush.circle(300, 0.5, 40);", ("unsupported_argument",)),
+    Forgery("huge_argument", "brush.circle(300, 300, 1e308);", "brush.circle(-10000, 300, 40);",
+            ("unsupported_argument",)),
+    Forgery("proto_key", OPTIONS.replace("weight", '["__proto__"]'), OPTIONS, ("unsupported_argument",),
+            control=CIRCLE),
+    Forgery("constructor_key", OPTIONS.replace("weight", "constructor"), OPTIONS, ("unsupported_argument",),
+            control=CIRCLE),
+    Forgery("seed_out_of_range", "randomSeed(1e12);", "randomSeed(4294967295);", ("unsupported_argument",)),
+]
+
+
+@pytest.fixture(scope="module")
+def forged(renderer):
+    codes = list(dict.fromkeys([_sketch(f.control) for f in FORGERIES] + [_sketch(f.attack) for f in FORGERIES]
+                               + [_sketch(f.twin) for f in FORGERIES]))
+    return dict(zip(codes, renderer.render_many(codes, seed=0)))
+
+
+@pytest.mark.parametrize("case", FORGERIES, ids=str)
+def test_a_forgery_is_reported_and_changes_nothing(forged, case: Forgery):
+    result = forged[_sketch(case.attack)]
     report = _runtime(GateReport(()), result)
-    assert result.brush_calls.get("circle") == 1 and result.brush_calls.get("rect") == 1
+    details = [(f.id, f.detail) for f in result.flags]
+    assert result.status == "ok", f"{case.name}: {result.status} {result.detail}"
+    assert set(case.expect) <= {f.id for f in result.flags} and not report.passed, \
+        f"{case.name}: expected {case.expect}, got {details}"
+    # harmless: what was forged or refused painted nothing
+    assert result.png is None or result.png == forged[_sketch(case.control)].png, \
+        f"{case.name}: the forgery reached the painting"
+
+
+@pytest.mark.parametrize("case", FORGERIES, ids=str)
+def test_a_forgerys_legal_twin_passes(forged, case: Forgery):
+    result = forged[_sketch(case.twin)]
+    report = _runtime(GateReport(()), result)
+    assert result.status == "ok" and report.passed, f"{case.name} twin: {[(f.id, f.detail) for f in result.flags]}"
+    assert result.flags == () and result.js_errors == (), f"{case.name} twin: {result.flags} {result.js_errors}"
+
+
+def test_refusals_name_the_call_and_the_value(forged):
+    def details(name: str) -> list[str]:
+        case = next(f for f in FORGERIES if f.name == name)
+        return [f.detail for f in forged[_sketch(case.attack)].flags]
+
+    assert any("brush.circle(): argument 3 is 1e+308, outside -10000 to 10000" in d for d in details("own_list_1e308"))
+    assert any("an object with a constructor key" in d for d in details("own_list_constructor_key"))
+    assert any("brush.circle(): argument 3 is Infinity, not a finite number" in d for d in details("infinity_argument"))
+    assert any("an object with a __proto__ key" in d for d in details("proto_key"))
+
+
+def test_a_forged_list_paints_only_its_allowed_calls(renderer):
+    setup = ('[["background", "#f7f2e9"], ["translate", -300, -300], ["brush.noStroke"], '
+             '["brush.fill", "#3a6fb0", 200], ["brush.circle", 300, 300, 120], ["brush.rect", 0, 0, 600, 50]]')
+    result = renderer.render(_sketch(_own_list(setup)), seed=0)
+    report = _runtime(GateReport(()), result)
+    assert result.brush_calls.get("circle") == 1 and result.brush_calls.get("rect") == 1, result.brush_calls
     assert "disallowed_brush_method" in report.ids  # the forged rect is counted, and refused
 
 

@@ -10,6 +10,8 @@ which is why this is a real server.
 
 from __future__ import annotations
 
+import html
+import json
 import secrets
 import threading
 from dataclasses import dataclass
@@ -57,6 +59,19 @@ def _csv(names) -> str:
     return ",".join(sorted(names))
 
 
+# What a number in a display list may be, checked by both realms (the sketch realm refuses it as
+# `unsupported_argument`; in the paint realm a number out of bounds means the list was forged,
+# `harness_tampering`): finite, and within ±NUMBER_LIMIT (over sixteen canvases; p5.brush spins
+# on a line or circle of 1e6-1e8), unless its op has a range of its own: "*" for every argument,
+# or by argument number. Seeds span 32 bits; a hatch distance under half a pixel (or negative)
+# never ends.
+NUMBER_LIMIT = 10_000
+SEED_RANGE = {"*": (-2**32, 2**32)}
+RANGES = {"brush.hatch": {"1": (0.5, NUMBER_LIMIT)},
+          **{op: SEED_RANGE for op in ("randomSeed", "noiseSeed", "brush.seed", "brush.noiseSeed")}}
+BOUNDS = html.escape(json.dumps({"limit": NUMBER_LIMIT, "ranges": RANGES}, separators=(",", ":")))
+
+
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>brushwork</title></head>
 <body style="margin:0;background:#fff">
@@ -65,19 +80,20 @@ PAGE = """<!doctype html>
 <script src="/lib/{version}/{brush}"></script>
 <script src="/h/{version}/replay.js" data-seed="{seed}" data-size="{size}" data-frame="/job/{token}/frame.html"
  data-allow="{allow}" data-brush="{brush_api}" data-painting="{painting}" data-replay="{replay}"
- data-findings="{findings}" data-max-ops="{max_ops}" data-max-bytes="{max_bytes}"></script>
+ data-findings="{findings}" data-max-ops="{max_ops}" data-max-bytes="{max_bytes}"
+ data-bounds="{bounds}"></script>
 </body></html>
 """
 FRAME = """<!doctype html>
 <html><head><meta charset="utf-8"></head><body style="margin:0">
-<script src="/h/{version}/seed.js" crossorigin="anonymous" data-seed="{seed}"></script>
+<script src="/h/{version}/seed.js" crossorigin="anonymous" data-seed="{seed}" data-realm="sketch"></script>
 <script src="/lib/{version}/p5.min.js" crossorigin="anonymous"></script>
 <script src="/h/{version}/realm.js" crossorigin="anonymous" data-seed="{seed}" data-size="{size}"
  data-brush="{brush_api}" data-statements="{statements}" data-p5-drawing="{p5_drawing}"
  data-text-drawing="{text_drawing}"
  data-raw-drawing="{raw_drawing}" data-unlisted-call="{unlisted_call}"
  data-external-access="{external_access}" data-noop="{noop}"
- data-max-ops="{max_ops}"></script>
+ data-max-ops="{max_ops}" data-bounds="{bounds}"></script>
 <script src="/job/{token}/sketch.js" crossorigin="anonymous"></script>
 </body></html>
 """
@@ -86,6 +102,7 @@ _FIXED = {
     "painting": _csv(V.BRUSH_PAINTING), "replay": _csv(L.REPLAYED),
     "findings": _csv(L.FINDING_IDS), "statements": _csv(L.REPLAYED),
     "noop": _csv(L.QUIET), "max_ops": L.MAX_OPS, "max_bytes": L.MAX_MESSAGE_BYTES,
+    "bounds": BOUNDS,
     **{key: _csv(names) for key, names in L.FINDINGS.items()},
 }
 
@@ -152,8 +169,6 @@ class Libraries:
     @classmethod
     def _read(cls, p5: Path, brush: Path, p5_package: Path, brush_package: Path, source: Path,
               licence: Path) -> Libraries:
-        import json
-
         return cls(p5.read_bytes(), brush.read_bytes(), json.loads(p5_package.read_text())["version"],
                    json.loads(brush_package.read_text())["version"], str(source), licence.read_text())
 

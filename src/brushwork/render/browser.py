@@ -1,4 +1,4 @@
-"""One long-lived headless Chromium and its one page: start, render a job URL, kill.
+"""One long-lived headless Chromium and a fresh page for every job: start, render a job URL, kill.
 
 brushwork owns the Chromium process (its own process group, a parent-death signal, a
 private profile directory) and drives it through Playwright over CDP. Owning the process
@@ -8,7 +8,9 @@ guarantees no Chromium outlives the Python process that started it.
 The page is the paint realm (harness/replay.js): it runs no sketch code, so its answer is
 trusted. What Playwright itself sees (requests that left the asset server, navigations,
 frames) is kept beside it; pop-ups cannot open (the sketch's frame is sandboxed) and any that
-did would be closed.
+did would be closed. Every job opens a new page and closes it after: a render cannot read
+what the one before it left (its history, its window's name), and the browser's HTTP cache,
+which the sketch cannot read, keeps the libraries warm.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class PageEvents:
 
 
 class BrowserWorker:
-    """A Chromium process with one page, reloaded for every sketch."""
+    """A Chromium process that opens a fresh page for every sketch."""
 
     def __init__(self, playwright, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = ""):
         self._pw = playwright
@@ -120,7 +122,7 @@ class BrowserWorker:
         self.origin = origin
         self.proc: subprocess.Popen | None = None
         self.browser = None
-        self.page = None
+        self.context = None
         self.events = PageEvents()
         self._profile: str | None = None
         self.renders = 0
@@ -153,32 +155,31 @@ class BrowserWorker:
             await asyncio.sleep(0.02)
         port, path = port_file.read_text().split("\n")[:2]
         self.browser = await self._pw.chromium.connect_over_cdp(f"ws://127.0.0.1:{port}{path}")
-        context = self.browser.contexts[0]
-        self.page = context.pages[0] if context.pages else await context.new_page()
-        self._attach(self.page)
+        self.context = self.browser.contexts[0]
         return time.perf_counter() - t0
 
-    def _attach(self, page) -> None:
+    def _attach(self, page, events: PageEvents) -> None:
+        """Playwright's view of one job's page, written to that job's `events`."""
         def on_nav(frame):  # the page, or the sketch's frame, loading anything but this job's own pages
             if not frame.url.startswith(self.origin + "/job/") and frame.url not in ("about:blank", "") \
-                    and frame.url not in self.events.navigations:
-                self.events.navigations.append(frame.url)
+                    and frame.url not in events.navigations:
+                events.navigations.append(frame.url)
 
         def on_failed(request):
-            self.events.failed_requests.append((request.url, request.failure or "failed"))
+            events.failed_requests.append((request.url, request.failure or "failed"))
 
         def on_request(request):
             if request.is_navigation_request() and not request.url.startswith(self.origin + "/job/"):
-                self.events.navigations.append(request.url)
+                events.navigations.append(request.url)
             elif not request.url.startswith(self.origin + "/"):
-                self.events.failed_requests.append((request.url, "outside the asset server"))
+                events.failed_requests.append((request.url, "outside the asset server"))
 
         def on_crash(_page):
-            self.events.crashed = True
+            events.crashed = True
 
         def on_frame(frame):  # the paint realm makes one frame, the sketch realm's; it can make none
             if frame.parent_frame is not None and frame.parent_frame != page.main_frame:
-                self.events.frames.append(f"frame {frame.url or 'about:blank'} inside the sketch's frame")
+                events.frames.append(f"frame {frame.url or 'about:blank'} inside the sketch's frame")
 
         def on_popup(popup):  # the harness flags `open()` itself: this event may come after the job ended
             asyncio.ensure_future(popup.close())
@@ -196,8 +197,15 @@ class BrowserWorker:
         timeout here: the caller owns it."""
         self.events = PageEvents(token=url.rsplit("/", 2)[-2] if "/job/" in url else "")
         self.renders += 1
-        await self.page.goto(url, wait_until="domcontentloaded")
-        answer = await self.page.evaluate("window.__bwResult()")
+        page = await self.context.new_page()
+        try:
+            self._attach(page, self.events)
+            await page.goto(url, wait_until="domcontentloaded")
+            answer = await page.evaluate("window.__bwResult()")
+        except BaseException:  # a page still busy may not close soon: the caller is not kept waiting
+            asyncio.ensure_future(_close(page))
+            raise
+        await _close(page)
         try:
             raw = json.loads(answer) if isinstance(answer, str) else {}
         except ValueError:
@@ -217,8 +225,13 @@ class BrowserWorker:
             self._profile = None
 
     async def close(self) -> None:
-        browser, self.browser, self.page = self.browser, None, None
+        browser, self.browser, self.context = self.browser, None, None
         self.kill()
         if browser is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(browser.close(), 2.0)
+
+
+async def _close(page) -> None:
+    with contextlib.suppress(Exception):  # a crashed page, or one of a browser already killed
+        await page.close()

@@ -4,15 +4,19 @@
 // holds no reference to the painting. It gets real p5 for maths, random / noise, colours,
 // vectors and width / height, and a *recording* `brush`: every p5.brush method records its
 // call instead of painting. The language's p5 statements (translate, push, background…) run
-// and are recorded too. Every argument is reduced to data here: numbers, strings, booleans,
-// arrays and plain objects of those; a p5.Color becomes its CSS colour string.
+// and are recorded too. Every argument is reduced to data here: finite numbers within the
+// bounds the page names, strings, booleans, arrays and plain objects of those; a p5.Color
+// becomes its CSS colour string.
 //
-// When setup (awaited if async) and the first draw have run, this sends ONE message to the
-// paint realm: the display list, what the sketch reached for outside the language (by name:
-// the model is told what it called), its errors and blocked requests. The paint realm
-// validates the message and replays it with the real p5.brush. Nothing here is trusted: the
-// sketch shares this realm and may rewrite any of it, which can change the message but not
-// what a message can do.
+// The channel: before the sketch runs, this script makes a MessageChannel, keeps one port in
+// its closure and sends the other to the paint realm as the frame's first message (the sketch
+// has not run, so that message is the harness's). From then on the paint realm listens to the
+// port alone, and any message on the window is `harness_tampering`. Findings, errors and
+// blocked requests leave through the port the moment they happen, so nothing the sketch does
+// later can take them back; when setup (awaited if async) and the first draw have run, the
+// display list follows, once. The sketch shares this realm and may rewrite any of it, which can
+// change the display list, but cannot reach the port, and a list can only ask the paint realm
+// for allowed calls with bounded plain-data arguments.
 (function () {
   "use strict";
   const tag = document.currentScript;
@@ -21,10 +25,18 @@
   const seed = Number(data.seed || 0) >>> 0;
   const size = Number(data.size || 600);
   const MAX_OPS = Number(data.maxOps || 50000);
+  const bounds = JSON.parse(data.bounds || "{}");
   const stringify = JSON.stringify;
-  const parentWindow = window.parent;
-  const post = (text) => parentWindow.postMessage(text, "*");
+  const isFinite = Number.isFinite;
+  const keysOf = Object.keys;
+  const prototypeOf = Object.getPrototypeOf;
+  const objectPrototype = Object.prototype;
+  const isArray = Array.isArray;
   const p5Class = window.p5;
+
+  const channel = new MessageChannel();
+  const send = channel.port1.postMessage.bind(channel.port1);
+  window.parent.postMessage("brushwork:port", "*", [channel.port2]);
 
   const phases = { setup: [], draw: [] };
   let phase = "setup";
@@ -33,45 +45,59 @@
   let canvas = null;
   let sent = false;
   let closed = false;  // after the first frame: nothing more is recorded
-  const findings = [];
+  let reported = 0;
   const seen = Object.create(null);
-  const errors = [];
-  const blocked = [];
-  const started = performance.now();
-
+  // Each finding, error and blocked request leaves at once, through the port.
+  const report = (kind, a, b) => {
+    if (reported >= 240) return;
+    reported += 1;
+    send([kind, a, b]);
+  };
   const finding = (id, detail) => {
     const key = id + "\u0000" + detail;
-    if (seen[key] === true || findings.length >= 200) return;
+    if (seen[key] === true) return;
     seen[key] = true;
-    findings[findings.length] = [id, detail];
+    report("finding", id, detail);
   };
 
   // ---------------------------------------------------------------------------------------
   // Arguments become data. Anything else is a finding, and the call is not recorded.
   // ---------------------------------------------------------------------------------------
   const NOT_DATA = {};
-  const reduce = (v, depth) => {
+  const FORBIDDEN_KEYS = Object.create(null);  // plain data has no keys that reach a prototype
+  for (const key of ["__proto__", "constructor", "prototype"]) FORBIDDEN_KEYS[key] = true;
+  let why = "";  // what reduce() refused, for the finding
+  const rangeOf = (name, index) => {
+    const own = bounds.ranges[name];
+    const r = own ? own[String(index)] || own["*"] : null;
+    return r || [-bounds.limit, bounds.limit];
+  };
+  const reduce = (v, depth, range) => {
     const type = typeof v;
-    if (type === "number" || type === "boolean" || type === "string" || v === null || v === undefined) {
-      return v === undefined ? null : v;
+    if (type === "number") {
+      if (!isFinite(v)) { why = String(v) + ", not a finite number"; return NOT_DATA; }
+      if (v < range[0] || v > range[1]) { why = String(v) + ", outside " + range[0] + " to " + range[1]; return NOT_DATA; }
+      return v;
     }
-    if (type !== "object") return NOT_DATA;
+    if (type === "boolean" || type === "string" || v === null || v === undefined) return v === undefined ? null : v;
+    if (type !== "object") { why = kindOf(v); return NOT_DATA; }
     if (p5Class && v instanceof p5Class.Color) return String(v);
-    if (depth >= 3) return NOT_DATA;
-    if (Array.isArray(v)) {
+    if (depth >= 3) { why = "nested too deeply"; return NOT_DATA; }
+    if (isArray(v)) {
       const out = [];
       for (let i = 0; i < v.length; i += 1) {
-        const r = reduce(v[i], depth + 1);
+        const r = reduce(v[i], depth + 1, range);
         if (r === NOT_DATA) return NOT_DATA;
         out[i] = r;
       }
       return out;
     }
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return NOT_DATA;
-    const out = {};
-    for (const key of Object.keys(v)) {
-      const r = reduce(v[key], depth + 1);
+    const proto = prototypeOf(v);
+    if (proto !== objectPrototype && proto !== null) { why = kindOf(v); return NOT_DATA; }
+    const out = Object.create(null);
+    for (const key of keysOf(v)) {
+      if (FORBIDDEN_KEYS[key] === true) { why = "an object with a " + key + " key"; return NOT_DATA; }
+      const r = reduce(v[key], depth + 1, range);
       if (r === NOT_DATA) return NOT_DATA;
       out[key] = r;
     }
@@ -83,15 +109,24 @@
     const name = v && v.constructor && typeof v.constructor.name === "string" ? v.constructor.name : "";
     return name ? "a " + name : "an object";
   };
+  const reduced = (name, v, i) => {
+    why = "";
+    try {
+      return reduce(v, 0, rangeOf(name, i + 1));
+    } catch (e) {  // a getter of the sketch's threw
+      why = "an object that could not be read";
+      return NOT_DATA;
+    }
+  };
   const record = (name, args, label) => {
     if (closed) return;
     if (ops >= MAX_OPS) { overflow = true; return; }
     const op = [name];
     for (let i = 0; i < args.length; i += 1) {
-      const r = reduce(args[i], 0);
+      const r = reduced(name, args[i], i);
       if (r === NOT_DATA) {
-        finding("unsupported_argument", label + "(): argument " + (i + 1) + " is " + kindOf(args[i])
-                + ", not a number, string, colour or array");
+        finding("unsupported_argument", label + "(): argument " + (i + 1) + " is " + why
+                + "; pass numbers (finite, within bounds), strings, colours, or arrays and plain objects of those");
         return;
       }
       op[i + 1] = r;
@@ -170,12 +205,11 @@
     try { if (p) p.noLoop(); } catch (e) { /* the sketch may have broken p5 */ }
     const message = {
       v: 1, stage: stage, frameCount: p ? p.frameCount : 0, canvas: canvas, setup: phases.setup,
-      draw: stage === "draw" ? phases.draw : null, overflow: overflow, findings: findings, errors: errors,
-      blocked: blocked, ms: performance.now() - started,
+      draw: stage === "draw" ? phases.draw : null, overflow: overflow,
     };
     let text;
-    try { text = stringify(message); } catch (e) { text = stringify({ v: 1, stage: "error", errors: [[String(e), null]] }); }
-    post(text);
+    try { text = stringify(message); } catch (e) { text = stringify({ v: 1, stage: "error", canvas: null }); }
+    send(["list", text, null]);
   };
 
   p5Class.registerAddon(function (p5, fn, lifecycles) {
@@ -199,26 +233,35 @@
   });
 
   // An error that stops p5 before its first frame ends the sketch's turn with what it recorded.
+  // These listeners are the window's first, in the capture phase: a listener the sketch adds
+  // later runs after them, and cannot stop them.
   const sketchLine = (file, line) => (typeof file === "string" && file.endsWith("/sketch.js") ? line : null);
-  window.addEventListener("error", (e) => {
-    if (errors.length < 20) errors[errors.length] = [String(e.message || "error").slice(0, 2000), sketchLine(e.filename, e.lineno)];
+  const first = (type, listener) => window.addEventListener(type, listener, true);
+  let errors = 0;
+  const error = (text, line) => {
+    if (errors < 20) report("error", String(text).slice(0, 2000), line);
+    errors += 1;
     setTimeout(() => finish("error", p5Class.instance), 50);
+  };
+  first("error", (e) => {
+    if (e.target === window) error(e.message || "error", sketchLine(e.filename, e.lineno));
   });
-  window.addEventListener("unhandledrejection", (e) => {
+  first("unhandledrejection", (e) => {
     const reason = e.reason;
     const text = reason && typeof reason.message === "string" ? reason.message : String(reason);
     const at = reason && typeof reason.stack === "string" ? /\/sketch\.js:(\d+)/.exec(reason.stack) : null;
-    if (errors.length < 20) errors[errors.length] = ["Uncaught (in promise) " + text.slice(0, 2000), at ? Number(at[1]) : null];
-    setTimeout(() => finish("error", p5Class.instance), 50);
+    error("Uncaught (in promise) " + text.slice(0, 2000), at ? Number(at[1]) : null);
   });
   // Navigating the frame away ends the sketch's turn at once (and is a finding).
   // A navigation the sketch starts is named when it starts (the message may leave before it lands).
-  window.addEventListener("beforeunload", () => finding("navigation", "the sketch navigated its frame away"));
-  window.addEventListener("pagehide", () => {
+  first("beforeunload", () => finding("navigation", "the sketch navigated its frame away"));
+  first("pagehide", () => {
     finding("navigation", "the sketch navigated its frame away");
     finish("error", null);
   });
-  document.addEventListener("securitypolicyviolation", (e) => {
-    if (blocked.length < 20) blocked[blocked.length] = [String(e.blockedURI || "(inline)"), String(e.violatedDirective || "")];
+  let blocked = 0;
+  first("securitypolicyviolation", (e) => {
+    if (blocked < 20) report("blocked", String(e.blockedURI || "(inline)"), String(e.violatedDirective || ""));
+    blocked += 1;
   });
 })();

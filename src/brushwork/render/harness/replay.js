@@ -1,11 +1,15 @@
 // brushwork's paint realm, part 2: runs after p5 and p5.brush; the page whose canvas is captured.
 //
 // It never runs sketch code. It opens the sketch realm (a sandboxed frame, made fresh for
-// this render), takes the ONE message that frame sends, validates it (shape, sizes, op
-// names, argument types, a cap on length), and replays the display list with the real
-// p5.brush on a canvas it creates itself: allowed brush methods and the language's p5
-// statements, with primitive arguments, in the order the sketch made them, setup then the
-// first draw. The painting is that replay and nothing else.
+// this render) and takes exactly one message from that frame's window: the harness's
+// MessagePort, sent by realm.js before the sketch's first line runs. Everything else comes
+// through that port, which the sketch cannot reach: findings, errors and blocked requests as
+// they happen, then ONE display list. Any other message (on the window, a second port, a second
+// list, an item whose shape is not the harness's) is `harness_tampering`. The list is
+// validated (shape, sizes, op names, plain-data arguments, finite numbers within each op's
+// bounds, a cap on length) and replayed with the real p5.brush on a canvas made here: allowed
+// brush methods and the language's p5 statements, in the order the sketch made them, setup
+// then the first draw. The painting is that replay and nothing else.
 (function () {
   "use strict";
   const data = document.currentScript.dataset;
@@ -14,6 +18,7 @@
     seed: Number(data.seed || 0) >>> 0, size: Number(data.size || 600), frame: String(data.frame || ""),
     allow: list("allow"), brush: list("brush"), painting: list("painting"), replay: list("replay"),
     findings: list("findings"), maxOps: Number(data.maxOps || 50000), maxBytes: Number(data.maxBytes || 8000000),
+    bounds: JSON.parse(data.bounds || "{}"),
   };
   const table = (names) => { const t = Object.create(null); for (const n of names) t[n] = true; return t; };
   const allowed = table(params.allow);
@@ -34,6 +39,12 @@
   let sketchFrames = 0;
   let displayList = null;  // what was replayed: {setup: [...ops], draw: [...ops] | null}
   const flag = (id, detail) => { if (flags.length < 200) flags.push([id, String(detail).slice(0, 500)]); };
+  const tampered = Object.create(null);
+  const tamper = (what) => {
+    if (tampered[what] === true) return;
+    tampered[what] = true;
+    flag("harness_tampering", "the sketch realm sent " + what);
+  };
 
   // ---------------------------------------------------------------------------------------
   // The message: a JSON string, checked field by field. A message that is not a display list
@@ -43,17 +54,29 @@
   // Ops are "brush.<method>" for p5.brush's API and bare names for p5 statements.
   const brushName = (op) => (op.startsWith("brush.") && known[op.slice(6)] === true ? op.slice(6) : null);
   const isText = (v, max) => typeof v === "string" && v.length <= max;
-  const checkArg = (v, depth, budget) => {
+  const FORBIDDEN_KEYS = table(["__proto__", "constructor", "prototype"]);  // JSON.parse makes them own keys
+  const rangeOf = (name, index) => {
+    const own = params.bounds.ranges[name];
+    const r = own ? own[String(index)] || own["*"] : null;
+    return r || [-params.bounds.limit, params.bounds.limit];
+  };
+  const checkArg = (v, depth, budget, where, range) => {
     budget.n -= 1;
     if (budget.n < 0) throw new Invalid("too many argument values");
-    if (v === null || typeof v === "number" || typeof v === "boolean") return;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new Invalid(where + " " + String(v) + ", not a finite number");
+      if (v < range[0] || v > range[1]) throw new Invalid(where + " " + String(v) + ", outside " + range[0] + " to " + range[1]);
+      return;
+    }
+    if (v === null || typeof v === "boolean") return;
     if (typeof v === "string") { if (v.length > 2000) throw new Invalid("an argument string over 2000 characters"); return; }
     if (depth >= 3) throw new Invalid("arguments nested too deeply");
-    if (Array.isArray(v)) { for (const x of v) checkArg(x, depth + 1, budget); return; }
+    if (Array.isArray(v)) { for (const x of v) checkArg(x, depth + 1, budget, where, range); return; }
     if (typeof v === "object") {
       for (const key of Object.keys(v)) {
         if (!isText(key, 40)) throw new Invalid("an option name that is not a short string");
-        checkArg(v[key], depth + 1, budget);
+        if (FORBIDDEN_KEYS[key] === true) throw new Invalid(where + " an object with a " + key + " key");
+        checkArg(v[key], depth + 1, budget, where, range);
       }
       return;
     }
@@ -67,14 +90,9 @@
       if (!isText(name, 40) || (brushName(name) === null && replayed[name] !== true)) {
         throw new Invalid("an op that is neither a brush method nor a replayed p5 statement: " + String(name).slice(0, 40));
       }
-      for (let i = 1; i < op.length; i += 1) checkArg(op[i], 0, budget);
+      for (let i = 1; i < op.length; i += 1) checkArg(op[i], 0, budget, name + "(): argument " + i + " is", rangeOf(name, i));
     }
     return ops;
-  };
-  const pairs = (v, limit, check) => {
-    if (!Array.isArray(v) || v.length > limit) throw new Invalid("a malformed list of findings");
-    for (const item of v) if (!Array.isArray(item) || item.length !== 2 || !check(item)) throw new Invalid("a malformed finding");
-    return v;
   };
   const validate = (text) => {
     if (typeof text !== "string") throw new Invalid("a message that is not text");
@@ -90,16 +108,24 @@
     const c = m.canvas;
     if (c !== null && c !== undefined && !(Array.isArray(c) && c.length === 3 && typeof c[0] === "number"
         && typeof c[1] === "number" && typeof c[2] === "string")) throw new Invalid("a malformed canvas");
+    if (!(m.frameCount === undefined || (Number.isInteger(m.frameCount) && m.frameCount >= 0 && m.frameCount < 1e6))) {
+      throw new Invalid("a malformed frame count");
+    }
     return {
       setup: setup, draw: draw, canvas: c || null,
       stage: isText(m.stage, 10) ? m.stage : "",
-      frameCount: typeof m.frameCount === "number" ? m.frameCount : 0,
-      findings: pairs(m.findings || [], 200, (f) => findingIds[f[0]] === true && isText(f[1], 500)),
-      errors: pairs(m.errors || [], 20, (e) => isText(e[0], 2000) && (e[1] === null || Number.isInteger(e[1]))),
-      blocked: pairs(m.blocked || [], 20, (b) => isText(b[0], 2000) && isText(b[1], 200)),
-      ms: typeof m.ms === "number" ? m.ms : null,
+      frameCount: m.frameCount || 0,
     };
   };
+  // The port's items: [kind, a, b], each checked as the harness makes it.
+  const ITEMS = {
+    finding: (id, detail) => findingIds[id] === true && isText(detail, 500),
+    error: (text, line) => isText(text, 2000) && (line === null || Number.isInteger(line)),
+    blocked: (url, directive) => isText(url, 2000) && isText(directive, 200),
+    list: (text, none) => typeof text === "string" && none === null,
+  };
+  const itemOk = (item) => Array.isArray(item) && item.length === 3 && typeof item[0] === "string"
+    && Object.prototype.hasOwnProperty.call(ITEMS, item[0]) && ITEMS[item[0]](item[1], item[2]);
 
   // ---------------------------------------------------------------------------------------
   // The replay, in p5's instance mode: the real p5.brush on a canvas made here.
@@ -173,9 +199,6 @@
     displayList = { setup: list.setup, draw: list.draw };
     sketchStage = list.stage;
     sketchFrames = list.frameCount;
-    for (const f of list.findings) flag(f[0], f[1]);
-    for (const e of list.errors) errors.push(e);
-    for (const b of list.blocked) blocked.push(b);
     if (list.canvas === null) {
       flag("canvas_size", "the sketch never called createCanvas(" + params.size + ", " + params.size + ", WEBGL)");
       capture(null, list.stage || "error");
@@ -203,7 +226,7 @@
       list = validate(text);
     } catch (e) {
       if (!(e instanceof Invalid)) throw e;
-      flag("harness_tampering", "the sketch realm sent " + e.message);
+      tamper(e.message);
       capture(null, "error");
       return;
     }
@@ -217,20 +240,33 @@
 
   // ---------------------------------------------------------------------------------------
   // The sketch realm: a fresh sandboxed frame (scripts only: opaque origin, no storage, no
-  // pop-ups, no top navigation). Its first message is its answer; a second page loaded in
-  // the frame means the sketch navigated it.
+  // pop-ups, no top navigation). Its first message is the harness's port; a second page loaded
+  // in the frame means the sketch navigated it.
   // ---------------------------------------------------------------------------------------
   const frame = document.createElement("iframe");
   frame.setAttribute("sandbox", "allow-scripts");
   frame.setAttribute("referrerpolicy", "no-referrer");
   frame.setAttribute("style", "position:fixed;left:0;top:0;width:1px;height:1px;border:0");
+  let port = null;
   let answered = false;
   let loads = 0;
   const close = () => { answered = true; frame.remove(); };
+  const onItem = (e) => {
+    const item = e.data;
+    if (answered) return;
+    if (!itemOk(item)) { tamper("an item that is not the harness's on its channel"); return; }
+    const [kind, a, b] = item;
+    if (kind === "finding") flag(a, b);
+    else if (kind === "error") { if (errors.length < 40) errors.push([a, b]); }
+    else if (kind === "blocked") { if (blocked.length < 40) blocked.push([a, b]); }
+    else { close(); receive(a); }
+  };
   window.addEventListener("message", (e) => {
-    if (answered || e.source !== frame.contentWindow) return;
-    close();
-    receive(e.data);
+    const first = port === null && e.source === frame.contentWindow && e.data === "brushwork:port"
+      && e.ports.length === 1;
+    if (!first) { tamper("a message outside the harness's channel (the window takes one, the harness's port)"); return; }
+    port = e.ports[0];
+    port.onmessage = onItem;
   });
   frame.addEventListener("load", () => {
     loads += 1;
