@@ -12,6 +12,7 @@ come back clean: no flag, no error, a painting.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -299,3 +300,73 @@ def test_evidence_becomes_flags_errors_and_calls():
     assert [(e.message, e.line) for e in ev.errors] == [("Uncaught boom", 3), ("no line", None)]
     assert ev.blocked[0].reason == "connect-src" and ev.brush_calls == {"circle": 2}
     assert read_evidence({}, PageEvents()) == read_evidence({"flags": "nonsense"}, PageEvents())
+
+
+# --- what differs from one render to the next: fixed in the sketch realm --------------------
+# Each probe reads something a painting could depend on besides its seed; its circle's place is
+# that value. Same sketch + seed, same painting: the clock starts at the same instant and steps
+# the same way every render, crypto is seeded, history.length is 1 in the fresh page of each job.
+PROBES = {
+    "Date.now()": "Date.now()",
+    "new Date()": "new Date().getTime()",
+    "Date()": "Date().length + new Date().getMilliseconds()",
+    "performance.now()": "performance.now() * 1000",
+    "performance.timeOrigin": "performance.timeOrigin",
+    "event time stamp": 'new Event("x").timeStamp * 1000',
+    "animation frame": "stamp * 1000",
+    "crypto.getRandomValues": "crypto.getRandomValues(new Uint32Array(1))[0]",
+    "crypto.randomUUID": "parseInt(crypto.randomUUID().slice(0, 8), 16)",
+    "history.length": 'window["hist" + "ory"].length * 977',
+    "millis()": "millis() * 1000",
+}
+TIME_PROBE = page("\n  ".join(f"brush.circle(50 + Math.abs({v}) % 500, {60 + 40 * i}, 12);  // {k}"
+                              for i, (k, v) in enumerate(PROBES.items())),
+                  setup="stamp = await new Promise((done) => requestAnimationFrame(done));", async_setup=True,
+                  top="let stamp = 0;")
+# Sketches that would change what the probe reads, were anything kept between jobs.
+BETWEEN = [
+    page('try { location.hash = "again"; history.pushState({}, "", "#more"); } catch (e) { }'),
+    page("const until = Date.now() + 300;\n  while (Date.now() < until) { }\n  brush.circle(300, 300, 40);"),
+    page("brush.circle(300, 300, 40);"),
+]
+
+
+@pytest.fixture(scope="module")
+def one_worker(private_cache):
+    from brushwork.render import RenderConfig, SyncRenderer
+
+    with SyncRenderer(RenderConfig(workers=1, cache_dir=None)) as r:
+        yield r
+
+
+@pytest.mark.chromium
+def test_a_painting_cannot_read_time_crypto_or_history(one_worker):
+    first = one_worker.render(TIME_PROBE, seed=0)
+    assert first.status == "ok" and first.flags == () and first.js_errors == (), _explain(first, GateReport(()))
+    for code in BETWEEN:
+        assert one_worker.render(code, seed=0).status == "ok"
+    again = one_worker.render(TIME_PROBE, seed=0)
+    assert again.display_list == first.display_list
+    assert again.png == first.png
+    # the clock is the fixed one (2024-01-01, a few steps in), and every probe painted its circle
+    draw = json.loads(first.display_list)["draw"]
+    circles = {op[2]: op[1] for op in draw if op[0] == "brush.circle" and op[3] == 12}
+    assert len(circles) == len(PROBES), circles
+    assert circles[60] < 50 + 100 and circles[60 + 40 * list(PROBES).index("history.length")] == 50 + 977 % 500
+
+
+@pytest.mark.chromium
+def test_a_busy_wait_on_the_fixed_clock_ends(one_worker):
+    """The clock steps at every reading, so a loop that waits for time to pass still ends."""
+    result = one_worker.render(BETWEEN[1], seed=0)
+    assert result.status == "ok" and result.flags == () and result.js_errors == ()
+
+
+@pytest.mark.chromium
+def test_random_and_millis_are_legal_and_repeat(one_worker):
+    """The legal twin: p5's random() and millis() pass, and paint the same twice."""
+    code = page("for (let i = 0; i < 5; i++) brush.circle(random(100, 500), random(100, 500), 10 + millis() % 20);")
+    first, again = one_worker.render(code, seed=4), one_worker.render(code, seed=4)
+    report = _runtime(GateReport(()), first)
+    assert report.passed and first.flags == () and first.js_errors == (), _explain(first, report)
+    assert first.png == again.png and first.display_list == again.display_list

@@ -1,11 +1,12 @@
 """What a render showed, as the gate reads it: the paint realm's answer and Playwright's view.
 
 The paint realm (harness/replay.js) runs no sketch code, so its answer is trusted: what it
-replayed (brush methods by name and count, paint calls, a background after painting), the
-sketch realm's report that it validated (findings by id, errors, blocked requests), and
-its own findings (a message that was not a display list, one that was too long, a sketch
-that navigated its frame). Playwright adds what it saw from outside: requests that left
-the asset server, navigations, frames the sketch made.
+replayed (brush methods by name and count, paint calls, a background after painting), what
+reached it through the harness's port, each checked as it came (findings by id, errors,
+blocked requests, sent the moment they happened, before the sketch could take them back),
+and its own findings (a message outside that port, a list the harness could not have sent,
+one too long, a sketch that navigated its frame). Playwright adds what it saw from outside:
+requests that left the asset server, navigations, frames the sketch made.
 """
 
 from __future__ import annotations
