@@ -19,6 +19,7 @@ from brushwork.render import Renderer
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.copies import CopyDetector
 from brushwork.score.options import ScoringOptions
+from brushwork.score.references import infer_domain
 from brushwork.score.reward import RewardConfig, Weights, preset_weights, total
 from brushwork.score.terms import Canvas, Setup, Term, Value
 
@@ -94,8 +95,10 @@ class Scorer:
             return ScoreCard(passed=False, total=None if infra else 0.0, terms={"gate": None if infra else 0.0},
                              infra=reason, timings=_timings(t0, render_s, {}, 0.0, cached), **base)
         copy = self.copies.match(render.png, gated.sketch.code, render.display_list) if self.copies else None
-        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject or self.options.subject,
-                        copy, domain or "")
+        subject = subject or self.options.subject
+        if not domain and self.pool is not None:   # every term sees the same domain (`score.references`)
+            domain = infer_domain(self.pool, subject)
+        canvas = Canvas(gated.sketch.code, render.png, render, seed, group_seed, subject, copy, domain)
         values = await self._values(w, canvas)
         seconds = {name: s for name, (_, s) in values.items()}
         got = {name: v for name, (v, _) in values.items()}
@@ -106,7 +109,7 @@ class Scorer:
                     cached={n: v.cached for n, v in got.items() if v.cached},
                     tokens={n: v.tokens for n, v in got.items() if v.tokens})
         terms = {name: v.value for name, v in got.items()}
-        taste = await asyncio.to_thread(self._assess, render.png)
+        taste = await asyncio.to_thread(self._assess, render.png, canvas.domain)
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
                          references=judged.references, comparisons=judged.comparisons, cost=cost,
                          copy_of=copy, taste=taste, **base,
@@ -129,10 +132,10 @@ class Scorer:
     async def aclose(self) -> None:
         await asyncio.gather(*(c.aclose() for c in self.clients()), return_exceptions=True)
 
-    def _assess(self, png: bytes) -> dict | None:
-        """The taste model's support and uncertainty for the card, when a term used the model
-        (its features are cached by then: a few dot products)."""
-        return None if self._taste is None else asdict(self._taste.assess(png))
+    def _assess(self, png: bytes, domain: str = "") -> dict | None:
+        """The taste model's support and uncertainty for the card (as a painting of the task's
+        domain), when a term used the model (its features are cached by then: a few dot products)."""
+        return None if self._taste is None else asdict(self._taste.assess(png, domain))
 
     async def _values(self, weights: Weights, canvas: Canvas) -> dict[str, tuple[Value, float]]:
         """Every term the weights need (and the free ones), concurrently: name -> (value, seconds)."""
