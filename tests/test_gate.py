@@ -31,7 +31,7 @@ def test_rule_table_is_complete_and_unique():
     ids = [r.id for r in RULES]
     assert len(ids) == len(set(ids))
     assert all(r.severity in ("cheat", "broken", "infra") and r.explanation for r in RULES)
-    assert {"render_timeout", "render_crashed"} == {r.id for r in RULES if r.severity == "infra"}
+    assert {"render_timeout", "render_crashed", "render_untrusted"} == {r.id for r in RULES if r.severity == "infra"}
 
 
 def test_skeleton_passes():

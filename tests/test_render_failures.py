@@ -13,6 +13,8 @@ and deadlines of a few seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import signal
 
@@ -132,3 +134,83 @@ def test_honest_sketch_passes_with_the_default_budget(renderer):
     assert renderer.renderer.config.cpu_budget_s == CPU_BUDGET_S
     r = renderer.render(painting(), use_cache=False)
     assert r.ok and r.attempts == 1 and 0 < r.timings.cpu_s < CPU_BUDGET_S / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# A browser process that dies mid-render (the GPU process: SwiftShader runs there) leaves the
+# page answering with a blank canvas; the blank must never be scored as the sketch's, nor cached.
+# ---------------------------------------------------------------------------------------------
+
+def many_strokes(colour: str, n: int = 40) -> str:
+    """An honest painting with enough brush calls that a kill lands while it is painted."""
+    return painting(f"randomSeed(3);\n  for (let i = 0; i < {n}; i++) {{ brush.fill(\"{colour}\", 150); "
+                    "brush.circle(random(600), random(600), 20 + random(40)); }")
+
+
+def gpu_process(group: int) -> tuple[int, int] | None:
+    """(pid, CPU ticks so far) of the GPU process of the browser leading `group`, from /proc
+    (independently of the renderer's own watch)."""
+    for entry in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{entry}/stat", "rb").read().rsplit(b")", 1)[1].split()
+            cmdline = open(f"/proc/{entry}/cmdline", "rb").read()
+        except (OSError, IndexError):
+            continue
+        if stat[0] != b"Z" and int(stat[2]) == group and b"--type=gpu-process" in cmdline:
+            return int(entry), int(stat[11]) + int(stat[12])
+    return None
+
+
+async def kill_gpu_in(worker, pages: set[int], painted_s: float = 0.4) -> list[int]:
+    """SIGKILL the GPU process during each of the worker's page loads numbered `pages` (warm-ups
+    count), once it has spent `painted_s` CPU-s on that page: mid-replay (the page's main thread
+    is busy replaying then, so it cannot be asked), whatever the machine's load. A 40-stroke
+    painting costs the GPU process about 1 CPU-s, the page load and canvas 0.2."""
+    killed = []
+    for page in sorted(pages):
+        while worker.renders < page:
+            await asyncio.sleep(0.01)
+        group = worker.proc.pid
+        pid, start = gpu_process(group) or (None, 0)
+        while pid is not None and (now := gpu_process(group)) is not None and now[0] == pid \
+                and now[1] - start < painted_s * os.sysconf("SC_CLK_TCK"):
+            await asyncio.sleep(0.01)
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+    return killed
+
+
+def cached(directory) -> list[dict]:
+    return [json.loads(p.read_text()) for p in directory.glob("*/*.json")]
+
+
+@pytest.mark.slow
+async def test_gpu_process_killed_mid_render_never_scores_a_blank_canvas(tmp_path):
+    """Measured before the GPU process was watched: 4 of 5 such renders came back blank, scored 0 and cached."""
+    async with Renderer(RenderConfig(workers=1, timeout_s=90, cache_dir=tmp_path)) as r:
+        worker = r.backend._workers[0]
+        for colour in ("#e8607a", "#3d5a80", "#6f9a5a"):
+            code = many_strokes(colour)
+            killer = asyncio.create_task(kill_gpu_in(worker, {worker.renders + 1}))
+            result = await r.render(code)
+            assert await killer, "the GPU process was not found"
+            assert result.ok and result.attempts == 2 and not result.repeated, result.detail
+            assert "first attempt: untrusted (the GPU process died" in result.detail
+            report, reward = verdict(code, result)
+            assert report.passed and reward == 1.0, report.violations
+        # only the three fresh-browser retries are cached, none blank
+        assert sorted(round(e["paint_fraction"], 3) > 0.05 for e in cached(tmp_path)) == [True] * 3
+
+        # killed on both attempts: no capture to trust, ours (None), not cached
+        code = many_strokes("#d9604a")
+        killer = asyncio.create_task(kill_gpu_in(worker, {worker.renders + 1, worker.renders + 3}))
+        result = await r.render(code)
+        assert len(await killer) == 2
+        assert result.status == "untrusted" and result.attempts == 2 and result.png is None, result.detail
+        report, reward = verdict(code, result)
+        assert ("render_untrusted", "infra") in [(v.id, v.severity) for v in report.violations]
+        assert "blank_canvas" not in report.ids and report.infra_failure and reward is None
+        assert len(cached(tmp_path)) == 3
+        assert (await r.render(painting())).ok  # the browser that replaced it paints

@@ -55,6 +55,9 @@ RULES: tuple[Rule, ...] = (
          "sketch rendered once more (broken when that timed out too).", runtime=R.render_timeout),
     Rule("render_crashed", "infra", "The browser failed during the render; the sketch was rendered once more on a "
          "fresh browser (broken when that failed too).", runtime=R.render_crashed),
+    Rule("render_untrusted", "infra", "A browser process other than the page's (the GPU's, the browser's) died "
+         "during the render, or the capture was blank although the replay painted, and a fresh browser gave no "
+         "capture to trust either.", runtime=R.render_untrusted),
     Rule("too_slow", "broken", "The sketch used more than the CPU budget; it is stopped before the deadline.",
          runtime=R.too_slow),
     Rule("js_error", "broken", "The sketch threw an error, or a call it made failed when replayed.",

@@ -31,6 +31,11 @@ def render_crashed(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
         yield f"the browser failed: {r.detail}", None, _repeated(r)
 
 
+def render_untrusted(r: RenderResult, cfg: GateConfig) -> Iterator[Finding]:
+    if r.status == "untrusted":
+        yield f"no capture to trust: {r.detail}", None
+
+
 def _repeated(r: RenderResult) -> Severity:
     """A failure that a fresh browser repeated is the sketch's; a one-off is ours."""
     return "broken" if r.repeated else "infra"

@@ -1,8 +1,10 @@
 """Content-addressed render cache on disk: identical code + seed + size + versions is painted once.
 
-Layout: ``<dir>/<key[:2]>/<key>.png`` and ``<key>.json``. Only successful renders are
-stored; an infrastructure failure must be retried, never remembered. Writes go through a
-temporary file and an atomic rename, so concurrent renderers can share one cache.
+Layout: ``<dir>/<key[:2]>/<key>.png`` and ``<key>.json``. Only `trusted` renders are stored
+(a capture that agrees with its replay, from a job during which no browser process died): a
+failure, ours or the sketch's, is rendered again rather than remembered, and an entry that is
+not trusted is never served. Writes go through a temporary file and an atomic rename, so
+concurrent renderers can share one cache.
 """
 
 from __future__ import annotations
@@ -46,10 +48,12 @@ class RenderCache:
             result = RenderResult.from_dict(meta, png)
         except (KeyError, TypeError):
             return None  # written by an older brushwork: render again
+        if not result.trusted:  # a cache directory may be shared with a brushwork that stored it
+            return None
         return replace(result, cache_hit=True)
 
     def put(self, key: str, result: RenderResult) -> None:
-        if not result.ok:
+        if not result.trusted:
             return
         png_path, meta_path = self._paths(key)
         png_path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,13 +3,19 @@
 A pool of long-lived Chromium workers (default one per core), each with one page that is
 reloaded for every sketch: the paint realm, which opens a fresh sandboxed frame for the
 sketch (the sketch realm) and replays the display list that frame sends with the real
-p5.brush (harness/realm.js, harness/replay.js). Libraries come from a cacheable 127.0.0.1 server. A render
-that runs past its deadline kills its whole browser, which is replaced before the next
-job; a crashed browser is replaced the same way. Either may be our fault, so the sketch is
-rendered once more on the fresh browser: a success is the result, a repeated failure is the
-sketch's (`repeated`). A render whose page spends more than the CPU budget (CPU seconds of
-the page's renderer process, polled from /proc) is stopped before the deadline and comes
-back ``too_slow``, the sketch's fault.
+p5.brush (harness/realm.js, harness/replay.js). Libraries come from a cacheable 127.0.0.1 server.
+
+Faults. A render that runs past its deadline kills its whole browser, which is replaced
+before the next job; a crashed page is replaced the same way. A job during which another
+process of the browser died (the GPU process, watched through /proc: `render.processes`) is
+stopped and its browser replaced, and so is one whose capture `disagrees` with its replay
+(calls that paint, a blank canvas): a lost WebGL context paints nothing. Any of these may be
+our fault, so the sketch is rendered once more on a fresh browser: a success is the result;
+a timeout or crash that repeats is the sketch's (`repeated`), a capture that disagrees twice
+is a replay that repeats (the sketch's blank canvas), and anything else is ``untrusted``
+(ours). A render whose page spends more than the CPU budget (CPU seconds of the page's
+renderer process, polled from /proc) is stopped before the deadline and comes back
+``too_slow``, the sketch's fault.
 """
 
 from __future__ import annotations
@@ -27,12 +33,12 @@ from brushwork.render.browser import CHROMIUM_FLAGS, BrowserWorker, chromium_ver
 from brushwork.render.config import RenderConfig
 from brushwork.render.cpu import RendererCpu
 from brushwork.render.evidence import read_evidence
+from brushwork.render.processes import BrowserProcesses, described
 from brushwork.render.result import RenderResult, RuntimeFlag, Timings
 
 WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
 function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
 """
-RETRIED = ("timeout", "crashed")  # maybe ours, so rendered once more on a fresh browser
 CPU_POLL_S = 0.2
 
 
@@ -44,6 +50,11 @@ def _navigated(destination: str, seed: int, size: int, wall: float, queued: floa
     """The sketch navigated its frame away: that is the sketch's doing (a `navigation` flag), not ours."""
     return RenderResult("ok", seed, size, flags=(RuntimeFlag("navigation", destination),),
                         timings=Timings(wall, queue_s=queued), detail="the sketch navigated its frame away")
+
+
+class _ProcessDied(Exception):
+    def __init__(self, kinds: list[str]):
+        super().__init__(described(kinds))
 
 
 class _TooSlow(Exception):
@@ -134,7 +145,9 @@ class ChromiumBackend:
         queued = time.perf_counter() - t_queue
         try:
             result = await self._render_on(worker, code, seed, size, queued)
-            if result.status in RETRIED:  # the worker's browser is fresh now
+            if _fault(result) is not None:  # maybe ours: once more, on a fresh browser
+                if result.disagrees:  # the other faults have replaced the browser already
+                    await self._replace(worker)
                 result = _after_retry(result, await self._render_on(worker, code, seed, size, 0.0))
         finally:
             self._idle.put_nowait(worker)
@@ -154,6 +167,11 @@ class ChromiumBackend:
                                 detail=f"no frame within {self.config.timeout_s:g}s; browser restarted")
         except _Navigated as e:
             return _navigated(str(e), seed, size, time.perf_counter() - t0, queued)
+        except _ProcessDied as e:
+            await self._replace(worker)
+            return RenderResult("untrusted", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
+                                detail=f"{e} died during the render, so its canvas cannot be trusted; browser "
+                                       "restarted (not the sketch's doing: no sketch code runs there)")
         except _TooSlow as e:
             wall = time.perf_counter() - t0
             await self._replace(worker)
@@ -169,9 +187,11 @@ class ChromiumBackend:
         return replace(result, timings=replace(result.timings, cpu_s=cpu))
 
     async def _watched(self, worker: BrowserWorker, url: str) -> tuple[dict, float]:
-        """Run one job under the deadline (TimeoutError) and the CPU budget (`_TooSlow`);
-        returns the harness's answer and the CPU seconds the page's renderer spent."""
+        """Run one job under the deadline (TimeoutError) and the CPU budget (`_TooSlow`),
+        watching the browser's other processes (`_ProcessDied`); returns the harness's answer and
+        the CPU seconds the page's renderer spent."""
         meter = RendererCpu(worker.proc.pid)
+        processes = BrowserProcesses(worker.proc.pid)
         run = asyncio.ensure_future(worker.run(url))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.config.timeout_s
@@ -181,10 +201,14 @@ class ChromiumBackend:
                 if left <= 0:
                     raise TimeoutError
                 await asyncio.wait({run}, timeout=min(CPU_POLL_S, left))
+                if gone := processes.gone():
+                    raise _ProcessDied(gone)
                 if not run.done() and (cpu := meter.seconds()) > self.config.cpu_budget_s:
                     raise _TooSlow(cpu)
                 if not run.done() and worker.events.navigations:  # the sketch's frame left: nothing will answer
                     raise _Navigated(worker.events.navigations[0])
+            if gone := processes.gone():  # after the answer too: a lost canvas still answers
+                raise _ProcessDied(gone)
             return run.result(), meter.seconds()
         finally:
             if not run.done():
@@ -256,13 +280,42 @@ class ChromiumBackend:
         )
 
 
+def _fault(r: RenderResult) -> str | None:
+    """What may have been our fault in one attempt: "stopped" (a timeout or a crashed page),
+    "died" (another browser process died), "blank" (the capture disagrees with the replay)."""
+    if r.status in ("timeout", "crashed"):
+        return "stopped"
+    if r.status == "untrusted":
+        return "died"
+    return "blank" if r.disagrees else None
+
+
 def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
-    """The retry's result. A timeout or crash that a fresh browser repeats is the sketch's."""
-    earlier = f"first attempt: {first.status} ({first.detail})"
-    if retry.status in RETRIED:
+    """The result of two attempts, the second on a fresh browser. A success is the result; a
+    timeout or crash that repeats is the sketch's, and so is a blank capture that repeats (a
+    deterministic replay painted nothing visible); anything else leaves no capture to trust."""
+    first_fault, fault = _fault(first), _fault(retry)
+    what = (f"a blank capture although the replay made {first.paint_calls} painting calls"
+            if first_fault == "blank" else f"{first.status} ({first.detail})")
+    earlier = f"first attempt: {what}"
+    if fault is None:
+        return replace(retry, attempts=2, detail=retry.detail or earlier)
+    if fault == first_fault == "stopped":
         return replace(retry, attempts=2, repeated=True,
                        detail=f"{retry.detail}; {earlier}: it failed on a fresh browser too, so it is the sketch's")
-    return replace(retry, attempts=2, detail=retry.detail or earlier)
+    if fault == first_fault == "blank":
+        return replace(retry, attempts=2, repeated=True,
+                       detail=f"the replay made {retry.paint_calls} painting calls and no pixel differs from the "
+                              "background, on a fresh browser too: they paint nothing visible (alpha 0, white on "
+                              "white, off the canvas); paint with visible colours inside the canvas")
+    if fault == "stopped":  # after a fault of another kind: a one-off, ours
+        return replace(retry, attempts=2, detail=f"{retry.detail}; {earlier}")
+    why = retry.detail if fault == "died" else \
+        f"the replay made {retry.paint_calls} painting calls and the capture is blank"
+    return replace(retry, status="untrusted", png=None, paint_fraction=None, attempts=2,
+                   detail=f"{why}; {earlier}; no capture to trust, so this render is not the sketch's verdict "
+                          "(rendered once more it may succeed; if it keeps happening, look for the OOM killer "
+                          "in the kernel log)")
 
 
 def _compact(value) -> str:

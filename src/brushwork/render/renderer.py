@@ -3,8 +3,10 @@ the content-addressed cache in front: identical code + seed + size + backend ver
 painted once. Use as ``async with Renderer(RenderConfig(...)) as r: await r.render(code)``.
 
 The backend starts when the first sketch reaches it (or on `start()`): a caller that only
-gates replies with no sketch never starts a browser. A cache hit is marked `cache_hit` and
-carries its own timings (the lookup), never those of the render that filled the cache.
+gates replies with no sketch never starts a browser. Only a trusted capture is cached (never
+a failure, a capture that disagrees with its replay, or one from a job during which a browser
+process died). A cache hit is marked `cache_hit` and carries its own timings (the lookup),
+never those of the render that filled the cache.
 """
 
 from __future__ import annotations
@@ -89,10 +91,9 @@ class Renderer:
         await self.start()   # the cache key needs the backend's versions, known once it started
         t0 = time.perf_counter()
         key = cache_key(code, seed, size, self.backend.versions) if cache is not None else None
-        if key is not None and (hit := await asyncio.to_thread(cache.get, key)) is not None \
-                and not hit.infra_failure:  # older caches kept infrastructure failures
+        if key is not None and (hit := await asyncio.to_thread(cache.get, key)) is not None:
             return replace(hit, cache_hit=True, timings=Timings(wall_s=time.perf_counter() - t0))
         result = await self.backend.render(code, seed, size)
-        if key is not None and not result.infra_failure:
+        if key is not None:  # the cache keeps only a trusted capture (`RenderResult.trusted`)
             await asyncio.to_thread(cache.put, key, result)
         return result

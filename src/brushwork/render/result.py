@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-RenderStatus = Literal["ok", "timeout", "crashed", "too_slow"]
+RenderStatus = Literal["ok", "timeout", "crashed", "too_slow", "untrusted"]
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,18 @@ class RenderResult:
 
     - ``ok``: the page ran to a capture (the sketch may still have thrown, been blank…);
     - ``too_slow``: the sketch spent more than the CPU budget and was stopped (its fault);
-    - ``timeout`` / ``crashed``: no capture by the deadline, or the browser died. The renderer
-      then renders once more on a fresh browser (`attempts` = 2): a success replaces the
-      failure, and a failure that repeats (`repeated`) is the sketch's. Only a failure that
-      did not repeat is an infrastructure failure, which the reward turns into None.
+    - ``timeout`` / ``crashed``: no capture by the deadline, or the page's renderer died. The
+      renderer then renders once more on a fresh browser (`attempts` = 2): a success replaces
+      the failure, and a failure that repeats (`repeated`) is the sketch's. A failure that did
+      not repeat is an infrastructure failure, which the reward turns into None;
+    - ``untrusted``: no capture to trust after that second render: a process of the browser
+      other than the page's renderer (the GPU process, the browser itself) died during it, or
+      its capture `disagrees` with its replay and the first attempt cannot confirm that. No
+      sketch code runs in those processes, so this is always ours (None), never the sketch's.
+
+    A capture that `disagrees` on both attempts is a replay that repeats: ``ok`` with
+    `repeated`, and the gate reads the blank canvas as the sketch's (paint with alpha 0, white
+    on white, off the canvas). Only a `trusted` result is cached.
     """
 
     status: RenderStatus
@@ -89,9 +97,24 @@ class RenderResult:
         return self.status == "ok"
 
     @property
+    def disagrees(self) -> bool:
+        """The capture contradicts the replay: calls that paint were replayed (and no
+        background() or clear() after them), yet no pixel differs from the background, or
+        nothing was captured. What a canvas shows after its WebGL context was lost."""
+        return self.ok and self.paint_calls > 0 and self.cleared_after_paint == 0 \
+            and (self.png is None or self.paint_fraction == 0.0)
+
+    @property
+    def trusted(self) -> bool:
+        """A capture that agrees with its replay, from a job during which no browser process
+        died: the only kind of result that is cached."""
+        return self.ok and not self.disagrees
+
+    @property
     def infra_failure(self) -> bool:
-        """Ours, not the sketch's: a timeout or crash that a fresh browser did not repeat."""
-        return self.status in ("timeout", "crashed") and not self.repeated
+        """Ours, not the sketch's: a timeout or crash that a fresh browser did not repeat, or no
+        capture to trust (`untrusted`)."""
+        return self.status == "untrusted" or (self.status in ("timeout", "crashed") and not self.repeated)
 
     def to_dict(self) -> dict:
         """JSON-ready metadata (without the PNG bytes)."""
