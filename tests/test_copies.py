@@ -6,8 +6,10 @@ example pool's own sketches as the attack: the tables in copy_attacks.py)."""
 from __future__ import annotations
 
 import functools
+import json
 import random
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -16,14 +18,20 @@ from copy_attacks import (
     CALIBRATION,
     HELD_OUT,
     IMAGE_ATTACKS,
+    SHAPE_ATTACKS,
+    SHAPE_TWINS,
     SKETCH_ATTACKS,
     SOURCE_ATTACKS,
     TRANSLATE,
     as_png,
     backdrop,
+    display_list,
     framed,
     image_attack,
+    literal_sketch,
+    reseeded,
     shrunk_onto_paper,
+    spliced,
 )
 from gate_cases import HONEST
 from PIL import Image
@@ -36,6 +44,7 @@ from brushwork.score import copy_image
 from brushwork.score.card import ScoreCard
 from brushwork.score.copies import Copy, CopyDetector
 from brushwork.score.copy_image import ImageIndex, Search
+from brushwork.score.copy_shapes import ShapeIndex, polygons
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 
@@ -89,7 +98,7 @@ def rendered(renderer, example_pool):
     codes.update(honest_sketches())
     results = renderer.render_many(list(codes.values()), seed=0)
     assert all(r.ok for r in results), [r.error for r in results if not r.ok]
-    return {key: (code, r.png) for (key, code), r in zip(codes.items(), results)}
+    return {key: (code, r.png, r.display_list) for (key, code), r in zip(codes.items(), results)}
 
 
 # ---------------------------------------------------------------- the attacks
@@ -324,14 +333,14 @@ def test_judge_copies_flags_but_judges(example_pool):
 
 
 def test_the_thresholds_are_checked_and_can_be_off(example_pool):
-    for name in ("copy_image_similarity", "copy_source_similarity"):
+    for name in ("copy_image_similarity", "copy_source_similarity", "copy_shape_coverage"):
         with pytest.raises(ConfigError, match=name):
             ScoringOptions(**{name: 1.5})
     env = {"BRUSHWORK_COPY_IMAGE_SIMILARITY": "-1", "BRUSHWORK_COPY_SOURCE_SIMILARITY": "0.7"}
     options = ScoringOptions.from_env(env)
     assert options.copy_image_similarity == -1 and options.copy_source_similarity == 0.7
     with Pipeline(ScoringOptions(workers=1, copy_image_similarity=-1, copy_source_similarity=-1,
-                                 preset="hps-only")) as p:
+                                 copy_shape_coverage=-1, preset="hps-only")) as p:
         assert p.run(fenced(item(example_pool, CALIBRATION[0]).source.read_text()), seed=0).card.copy_of is None
 
 
@@ -339,3 +348,73 @@ def test_a_card_written_by_the_hash_check_reads_back():
     assert Copy.from_dict(["love_x", 0]) == Copy("love_x", "image", "", 1.0)
     with pytest.raises(ValueError, match="how"):
         Copy("love_x", "pixels", "", 1.0)
+
+
+# ---------------------------------------------------------------- the shapes (score/copy_shapes.py)
+# Display lists compared in pure Python: the pool's stored ones moved as data, no render.
+LOVED = ("love_coral_hibiscus_pair", "love_apricot_hibiscus_trio")
+COVERAGE = DEFAULTS.copy_shape_coverage
+
+
+@pytest.fixture(scope="module")
+def shape_detector(example_pool):
+    return CopyDetector(example_pool, -1, -1, COVERAGE)
+
+
+@pytest.mark.parametrize("pid", LOVED)
+def test_a_pool_paintings_shapes_moved_as_data_are_a_copy(example_pool, shape_detector, pid):
+    """Replayed from a literal, turned by any angle, scaled, mirrored, recoloured, reordered, thinned:
+    no code and no picture in common that the other sides see, the same layout."""
+    polys = polygons(item(example_pool, pid).display_list())
+    for name, move in SHAPE_ATTACKS.items():
+        copy = shape_detector.match(b"", None, display_list(move(polys, random.Random(name))))
+        assert copy is not None and copy.id == pid and copy.how == "shapes", (name, copy)
+    turned = shape_detector.match(b"", None, display_list(SHAPE_ATTACKS["rotated 0.38 rad, scaled 1.22"](polys, None)))
+    assert turned.describe() == f"{pid}, rotated 22°, scaled 1.22", turned
+
+
+@pytest.mark.parametrize("pid", LOVED)
+def test_a_pool_paintings_shapes_without_its_layout_are_not_a_copy(example_pool, shape_detector, pid):
+    """The legal twins: the same shapes scattered, or only the five largest (a flower is no evidence)."""
+    polys = polygons(item(example_pool, pid).display_list())
+    for name, twin in SHAPE_TWINS.items():
+        assert shape_detector.match(b"", None, display_list(twin(polys, random.Random(name)))) is None, name
+
+
+def test_a_splice_of_two_loved_paintings_is_a_copy_of_both(example_pool, shape_detector):
+    parts = ("love_apricot_hibiscus_trio", "love_eucalyptus_sprig")
+    polys = [polygons(item(example_pool, pid).display_list()) for pid in parts]
+    copy = shape_detector.match(b"", None, display_list(spliced(polys, random.Random(5))))
+    assert copy is not None and {copy.id, *copy.also} == set(parts), copy
+    assert copy.describe().startswith("spliced from ") and Copy.from_dict(json.loads(json.dumps(asdict(copy)))) == copy
+
+
+def test_no_pool_painting_lays_out_another(example_pool):
+    """Each pool painting against the other 46 (the pool's sketches are templates of one another:
+    the nearest pair shares 0.82 of its mass)."""
+    index = ShapeIndex({i.id: i.display_list() for i in example_pool.items})
+    for i in example_pool.items:
+        found = index.nearest(i.display_list(), exclude=frozenset({i.id}))
+        assert found is None or found.coverage < COVERAGE, (i.id, found)
+
+
+def test_honest_paintings_lay_out_no_pool_painting(rendered, shape_detector):
+    for name in honest_sketches():
+        assert shape_detector.shapes.nearest(rendered[name][2]) is None, name
+
+
+def test_a_rerolled_or_literal_pool_painting_is_a_copy_and_wins_no_judge_term(pipeline, example_pool):
+    """Rendered for real: the pool sketch with other random and noise seeds (its petals drawn
+    anew, its leaves and centres where they were), and its shapes turned 0.38 rad from a literal;
+    the picture and sketch sides miss both. Twin: the literal with its layout scrambled."""
+    i = item(example_pool, LOVED[0])
+    polys = polygons(i.display_list())
+    rerolled = reseeded(i.source.read_text(), 7)
+    turned = literal_sketch(SHAPE_ATTACKS["rotated 0.38 rad, scaled 1.22"](polys, None))
+    scrambled = literal_sketch(SHAPE_TWINS["scrambled"](polys, random.Random(1)))
+    cards = [pipeline.run(fenced(code), seed=0, group_seed=3).card for code in (rerolled, turned, scrambled)]
+    for card in cards[:2]:
+        assert card.passed and card.copy_of is not None and card.copy_of.id == i.id, card.copy_of
+        assert card.copy_of.how in ("shapes", "both", "source", "image") and card.judge == 0.0
+    assert cards[1].copy_of.how == "shapes" and "rotated 22°" in cards[1].copy_of.describe()
+    assert cards[2].passed and cards[2].copy_of is None and cards[2].judge is not None

@@ -96,10 +96,8 @@ class CopyDetector:
         self.shapes = ShapeIndex(lists) if shapes > 0 and lists else None
 
     def match(self, png: bytes, code: str | None = None, display_list: str | None = None) -> Copy | None:
-        """The pool painting this painting (its shapes, picture or sketch) reproduces, or None."""
-        laid = self.shapes.nearest(display_list) if self.shapes is not None and display_list else None
-        if laid is not None and laid.coverage >= self.shape_threshold:
-            return _shape_copy(laid)
+        """The pool painting this painting (its picture, sketch or shapes) reproduces, or None. The
+        picture and sketch sides speak first (they name a shift); the shapes answer what they miss."""
         seen = self.images.nearest(png) if self.images is not None else None
         read = self.sources.nearest(code) if self.sources is not None and code else None
         by_image = seen is not None and seen.similarity >= self.image_threshold
@@ -110,4 +108,5 @@ class CopyDetector:
             return Copy(seen.id, "image", seen.transform, round(seen.similarity, 4))
         if by_source:
             return Copy(read.id, "source", "", round(read.similarity, 4))
-        return None
+        laid = self.shapes.nearest(display_list) if self.shapes is not None and display_list else None
+        return _shape_copy(laid) if laid is not None and laid.coverage >= self.shape_threshold else None

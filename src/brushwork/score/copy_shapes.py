@@ -337,6 +337,8 @@ def _refit(cand: Shapes, ref: Shapes, fit: _Fit, hit: np.ndarray) -> _Fit | None
     dot, crs = (w * (ac * bc).sum(1)).sum(), (w * (ac[:, 0] * bc[:, 1] - ac[:, 1] * bc[:, 0])).sum()
     angle = math.atan2(crs, dot)
     scale = math.hypot(dot, crs) / max((w * (ac ** 2).sum(1)).sum(), 1e-9)
+    if scale < 1e-3:
+        return None
     shift = bm - scale * np.array([math.cos(angle) * am[0] - math.sin(angle) * am[1],
                                    math.sin(angle) * am[0] + math.cos(angle) * am[1]])
     args = np.array([fit.mirrored]), np.array([angle]), np.array([scale]), shift[None]
