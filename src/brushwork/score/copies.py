@@ -79,7 +79,7 @@ def _shape_copy(found: ShapeMatch) -> Copy:
                                   (f"scaled {first.scale:.2f}", abs(first.scale - 1) >= 0.03),
                                   ("recoloured", first.recoloured >= RECOLOURED)) if on]
     return Copy(first.id, "shapes", ", ".join(done), round(found.coverage, 4),
-                tuple(p.id for p in found.pieces[1:] if p.id != first.id))
+                tuple(dict.fromkeys(p.id for p in found.pieces[1:] if p.id != first.id)))
 
 
 class CopyDetector:

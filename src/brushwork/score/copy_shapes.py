@@ -10,17 +10,25 @@ similarity transform: its centroid, size (the root of its area), major-axis dire
 
 A painting copies a pool painting when one similarity transform (any angle, uniform scale,
 mirrored or not, shifted) carries many of its shapes onto the pool painting's shapes, each onto
-one of like size, elongation, compactness and direction (`Fit`). Hypotheses come from single
-pairs of elongated shapes (their centroids, directions and sizes fix the transform; both ends of
-the axis and both mirrors are tried); the best are refined by a least-squares fit on their
-matches. Order, colour and the shapes left out change nothing: what counts is the share of the
-painting's mass (sum of shape sizes) that the pool painting explains.
+one of like size, elongation, compactness and direction (`_Fit`), some of them to the pixel
+(`EXACT`: same place, size, elongation and direction). Hypotheses come from single pairs of
+elongated shapes (their centroids, directions and sizes fix the transform; both ends of the axis
+and both mirrors are tried), ranked by matched plus exactly matched mass, and refined by
+least-squares fits on their exact matches (on the loose ones while there are too few). Order,
+colour and the shapes left out change nothing: what counts is the share of the painting's mass
+(sum of shape sizes) that pool paintings explain.
 
-A splice is pieces of up to `PIECES` pool paintings, each under its own transform: the pieces
-are chosen greedily from each pool painting's best hypotheses, each adding at least
-`MIN_SHAPES` matched shapes. A painting is a copy when its pieces cover `copy_shape_coverage`
-of its mass: one circle, one flower or a petal are far below it, because the evidence is a
-consistent layout of many shapes.
+The bundled pool's sketches are templates of one another (ten petals round a centre, stamens at
+fixed angles), so a loose fit of a shared motif is no evidence, and even siblings match up to 4
+shapes to the pixel. A piece needs `MIN_SHAPES` matches, `MIN_EXACT` of them exact, and a copy
+`MIN_LAYOUT` matches in all. A re-rolled pool sketch (other random draws) keeps the shapes its
+sketch fixes (leaves, centres) to the pixel, with its petals loosely where they were.
+
+A splice is pieces of up to `PIECES` pool paintings, each under its own transform, chosen
+greedily from each pool painting's best fits, most exactly matched mass first; a shape an
+earlier piece matched only loosely may be claimed exactly by a later one. A painting is a copy
+when its pieces cover `copy_shape_coverage` of its mass: one circle, one flower or the pool's
+shapes scattered are far below it, because the evidence is a consistent layout of many shapes.
 """
 
 from __future__ import annotations
@@ -34,8 +42,7 @@ import numpy as np
 SIZE = 600              # canvas px: a display list's coordinates are centred on it (WEBGL)
 MIN_SHAPES = 6          # matched shapes one piece needs
 MIN_LAYOUT = 10         # matched shapes in all: the evidence is a layout of many
-MIN_EXACT = 4           # of them, matched exactly: the pool's sketches share motifs (ten petals round a
-                        # centre), laid out alike but never to the pixel
+MIN_EXACT = 4           # of them, matched to the pixel
 EXACT = (0.02, 2.0, 0.04)   # an exact match: centroid within this share of the size plus px, size and minor/major
                             # within this |log| ratio and difference, direction within twice it (radians)
 PIECES = 3              # pool paintings a splice may draw from
