@@ -260,3 +260,34 @@ def test_the_bound_is_fitted_inside_each_fold(arrays):
     assert len(head.structure.points) == fold.count(taste.TIERS[0])   # the fold's own top tier
     _, distance = head.support.nearest(head.support_raw(c[train], e[train]))
     assert (head.support.weight(distance) == 1.0).mean() >= 0.9       # the fold's own paintings are inside it
+
+
+def test_the_structure_bound_is_the_task_domains(example_pool, tmp_path):
+    """A loved landscape draws bands of hills, not stamens: measured against the loved hibiscus
+    it is held at the middle tier. Each domain with enough loved paintings has its own bound, so
+    the pool's own loved landscapes, as landscapes, are paid above it (the legal twin), while the
+    attack, a loved hibiscus with its linework taken away, asked for as a hibiscus, is still held."""
+    model = taste.fit(example_pool, features="classical", l2=30.0)
+    head, floor = model.head, model.structure.floor
+    loved = example_pool.by_tier()["love"]
+    domains = {i.domain for i in loved}
+    assert set(model.structures) == {d for d in domains if sum(i.domain == d for i in loved) >= taste.MIN_DOMAIN_LOVED}
+    assert {"hibiscus", "landscape", "flowers", "leaves"} <= set(model.structures)
+    for domain in ("landscape", "leaves", "flowers"):
+        own = [i for i in loved if i.domain == domain]
+        c = np.stack([model._cache.classical(i.image_bytes()) for i in own])
+        assert (head.utilities(c, None, domain) > floor + 0.25).all(), domain
+        assert model.structures[domain].points.shape[0] == len(own)
+    hibiscus = [i for i in loved if i.domain == "hibiscus"]
+    c = np.stack([model._cache.classical(i.image_bytes()) for i in hibiscus])
+    bare = c.copy()
+    bare[:, taste.FEATURES.index("linework")] = 0.0
+    assert (head.utilities(bare, None, "hibiscus") <= floor + 0.05).all()
+    assert (head.utilities(c, None, "hibiscus") > floor + 0.5).mean() >= 0.75
+    png = hibiscus[0].image_bytes()
+    assert model.domain_of(png) == "hibiscus" and model.domain_of(b"not a pool painting") == ""
+    assert model.prefer(png, loved[0].image_bytes()) == pytest.approx(
+        model.prefer(png, loved[0].image_bytes(), loved[0].domain))    # the reference's domain by default
+    loaded = taste.TasteModel.load(model.save(tmp_path / "taste.json"))
+    assert loaded.digest == model.digest and set(loaded.structures) == set(model.structures)
+    assert loaded.utility(png, "landscape") == pytest.approx(model.utility(png, "landscape"))
