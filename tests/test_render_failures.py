@@ -214,3 +214,142 @@ async def test_gpu_process_killed_mid_render_never_scores_a_blank_canvas(tmp_pat
         assert "blank_canvas" not in report.ids and report.infra_failure and reward is None
         assert len(cached(tmp_path)) == 3
         assert (await r.render(painting())).ok  # the browser that replaced it paints
+
+
+def setup_painting(colour: str) -> str:
+    """Painted in setup(): the page's only free moment is then between the replay and the capture."""
+    return ("function setup() {\n  createCanvas(600, 600, WEBGL);\n  translate(-width / 2, -height / 2);\n"
+            "  background(250, 246, 238);\n  brush.noStroke();\n  randomSeed(3);\n"
+            f"  for (let i = 0; i < 10; i++) {{ brush.fill(\"{colour}\", 150); "
+            "brush.circle(random(600), random(600), 20 + random(40)); }\n}\n")
+
+
+LOSE_CONTEXT = """(token) => {
+  const canvas = document.querySelector("canvas");
+  if (!location.href.includes(token) || !canvas) return false;
+  (canvas.getContext("webgl2") || canvas.getContext("webgl")).getExtension("WEBGL_lose_context").loseContext();
+  return true;
+}"""
+
+
+async def lose_context_in(worker, page: int) -> bool:
+    """Lose the WebGL context of the worker's page load number `page` once its canvas exists:
+    a blank capture with no process dying (what a GPU reset does to a page)."""
+    while worker.renders < page:
+        await asyncio.sleep(0.01)
+    token = worker.events.token
+    for _ in range(3000):
+        with contextlib.suppress(Exception):  # the page may be loading, closing, or not yet listed
+            if await worker.context.pages[-1].evaluate(LOSE_CONTEXT, token):
+                return True
+        await asyncio.sleep(0.01)
+    return False
+
+
+async def test_a_capture_that_disagrees_with_its_replay_is_rendered_again(tmp_path):
+    """Without the check this capture is blank and scored blank_canvas, 0 (measured 3 of 3)."""
+    async with Renderer(RenderConfig(workers=1, timeout_s=60, cache_dir=tmp_path)) as r:
+        worker = r.backend._workers[0]
+        code = setup_painting("#3d5a80")
+        loser = asyncio.create_task(lose_context_in(worker, worker.renders + 1))
+        result = await r.render(code)
+        assert await loser
+        assert result.ok and result.attempts == 2 and result.paint_fraction > 0.05, result.detail
+        assert "first attempt: a blank capture although the replay made 10 painting calls" in result.detail
+        report, reward = verdict(code, result)
+        assert report.passed and reward == 1.0
+        assert [round(e["paint_fraction"], 2) for e in cached(tmp_path)] == [round(result.paint_fraction, 2)]
+
+
+def paper(body: str) -> str:
+    return ("function setup() { createCanvas(600, 600, WEBGL); noLoop(); }\nfunction draw() {\n"
+            f"  translate(-width / 2, -height / 2);\n  background(255);\n  brush.noStroke();\n  {body}\n}}\n")
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("twins")
+    with SyncRenderer(RenderConfig(workers=1, timeout_s=60, cache_dir=directory)) as r:
+        yield r, directory
+
+
+# A sketch that wants None instead of its 0 for a blank canvas must make the capture disagree with
+# the replay. Calls that paint nothing visible disagree the same way on a fresh browser: a replay
+# that repeats, the sketch's (0); each costs a second render and is never cached.
+BLANK_ON_PURPOSE = [
+    # (case, code, violations, attempts, cached)
+    ("off_the_canvas", paper('brush.fill("#e8607a", 190); brush.circle(-4000, -4000, 50);'),
+     [("blank_canvas", "broken")], 2, False),
+    ("white_on_white", paper('brush.fill("#ffffff", 255); brush.circle(300, 300, 120);'),
+     [("blank_canvas", "broken")], 2, False),
+    # a background() after painting: the replay explains the blank canvas, nothing to retry
+    ("painted_then_cleared", painting("background(250, 246, 238);"),
+     [("blank_canvas", "broken"), ("painted_then_cleared", "broken")], 1, True),
+    # the legal twins: no painting call at all is still no_painting and blank_canvas, and cached
+    ("no_painting", paper(""), [("no_painting", "broken"), ("blank_canvas", "broken")], 1, True),
+    ("honest", painting(), [], 1, True),
+]
+
+
+@pytest.mark.parametrize("case,code,violations,attempts,stored", BLANK_ON_PURPOSE,
+                         ids=[c[0] for c in BLANK_ON_PURPOSE])
+def test_a_blank_canvas_on_purpose_stays_the_sketchs(twins, case, code, violations, attempts, stored):
+    renderer, directory = twins
+    before = len(cached(directory))
+    result = renderer.render(code)
+    assert result.ok and result.attempts == attempts and result.repeated == (attempts == 2), result.detail
+    report, reward = verdict(code, result)
+    assert sorted({(v.id, v.severity) for v in report.violations}) == sorted(violations)
+    assert not report.infra_failure and reward == (1.0 if not violations else 0.0)
+    assert len(cached(directory)) == before + stored
+
+
+def attempt(kind: str) -> RenderResult:
+    """One attempt's result: a painting, a blank capture of a replay that painted, or a failure."""
+    if kind == "painted":
+        return RenderResult("ok", 0, 600, png=b"png", paint_fraction=0.3, paint_calls=4)
+    if kind == "blank":
+        return RenderResult("ok", 0, 600, png=b"png", paint_fraction=0.0, paint_calls=4)
+    return RenderResult(kind, 0, 600, detail=f"{kind} here")
+
+
+# (first attempt, second attempt) -> (status, repeated, ours): the second attempt runs on a fresh browser
+AFTER_RETRY = [
+    ("timeout", "painted", "ok", False, False),
+    ("untrusted", "painted", "ok", False, False),
+    ("blank", "painted", "ok", False, False),
+    ("timeout", "crashed", "crashed", True, False),     # a hang or crash that repeats: the sketch's
+    ("blank", "blank", "ok", True, False),              # a replay that repeats: the sketch's blank canvas
+    ("untrusted", "untrusted", "untrusted", False, True),  # a process died both times: ours
+    ("untrusted", "blank", "untrusted", False, True),   # a blank the first attempt cannot confirm
+    ("timeout", "blank", "untrusted", False, True),
+    ("blank", "untrusted", "untrusted", False, True),
+    ("blank", "timeout", "timeout", False, True),       # failures of two kinds: neither repeated
+    ("untrusted", "crashed", "crashed", False, True),
+]
+
+
+@pytest.mark.parametrize("first,second,status,repeated,ours", AFTER_RETRY)
+def test_two_attempts_give_one_verdict(first, second, status, repeated, ours):
+    from brushwork.render.chromium import _after_retry
+
+    result = _after_retry(attempt(first), attempt(second))
+    assert (result.status, result.repeated, result.infra_failure, result.attempts) == (status, repeated, ours, 2)
+    assert result.trusted == (second == "painted")
+    if status == "untrusted":
+        assert result.png is None and "no capture to trust" in result.detail
+    assert RenderResult.from_dict(result.to_dict(), result.png) == result
+
+
+@pytest.mark.parametrize("kind", ["painted", "blank", "untrusted", "timeout", "too_slow"])
+def test_only_a_trusted_capture_is_cached(tmp_path, kind):
+    from brushwork.render.cache import RenderCache
+
+    cache, result = RenderCache(tmp_path), attempt(kind)
+    cache.put("ab" * 32, result)
+    assert (cache.get("ab" * 32) is not None) == (kind == "painted") == result.trusted
+    (tmp_path / "cd").mkdir()  # an entry another build stored is served only when it is trusted
+    (tmp_path / "cd" / f"{'cd' * 32}.json").write_text(result.to_json())
+    if result.png is not None:
+        (tmp_path / "cd" / f"{'cd' * 32}.png").write_bytes(result.png)
+    assert (cache.get("cd" * 32) is not None) == result.trusted
