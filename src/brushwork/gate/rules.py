@@ -30,7 +30,8 @@ RULES: tuple[Rule, ...] = (
     # Early, exact reasons from the code (static_rules): what the render would refuse too, with a line.
     Rule("no_sketch", "broken", "The reply contains no p5.js sketch."),
     Rule("syntax_error", "broken", "The sketch is not valid JavaScript (often a truncated reply).", S.syntax_error),
-    Rule("too_long", "broken", "The sketch, or the list of calls it made, is longer than the limit.", S.too_long,
+    Rule("too_long", "broken", "The reply (past 4 x the sketch limit it is not read), the sketch, or the list of "
+         "calls it made is longer than the limit.", S.too_long,
          R.runtime_too_long),
     Rule("html_comment", "cheat", "`<!--` / `-->` are comments to the browser but not to the gate's parser: "
          "they hide code.", S.html_comment),

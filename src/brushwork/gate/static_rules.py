@@ -8,7 +8,8 @@ pixels, network or DOM reached for by name, timers, HTML-like comments. Honest c
 ordinary modern JavaScript passes them.
 
 Each check yields ``(message, node-or-line)`` findings; `brushwork.gate.rules` binds
-them to ids, severities and explanations.
+them to ids, severities and explanations. `idle_handlers` finds the event handlers nothing in
+the sketch can call: findings in their bodies are notes (`handler_note`), not violations.
 """
 
 from __future__ import annotations
