@@ -281,6 +281,11 @@ FORGERIES = [
     Forgery("constructor_key", OPTIONS.replace("weight", "constructor"), OPTIONS, ("unsupported_argument",),
             control=CIRCLE),
     Forgery("seed_out_of_range", "randomSeed(1e12);", "randomSeed(4294967295);", ("unsupported_argument",)),
+    # a flood of one kind of finding does not crowd out another
+    Forgery("finding_flood",
+            'for (let i = 0; i < 300; i++) brush.circle(300, 300, 1e6 + i);\n  window["ell" + "ipse"](1, 1, 8, 8);',
+            "for (let i = 0; i < 3; i++) brush.circle(100 + 100 * i, 300, 20);",
+            ("unsupported_argument", "p5_drawing")),
 ]
 
 

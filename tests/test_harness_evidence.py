@@ -318,6 +318,9 @@ PROBES = {
     "crypto.randomUUID": "parseInt(crypto.randomUUID().slice(0, 8), 16)",
     "history.length": 'window["hist" + "ory"].length * 977',
     "millis()": "millis() * 1000",
+    "Intl": 'parseInt(new Intl.DateTimeFormat("en-US", { second: "numeric" }).format(), 10) * 7',
+    "File": 'new File([], "f").lastModified',
+    "document.lastModified": "Date.parse(document.lastModified) / 1000",
 }
 TIME_PROBE = page("\n  ".join(f"brush.circle(50 + Math.abs({v}) % 500, {60 + 40 * i}, 12);  // {k}"
                               for i, (k, v) in enumerate(PROBES.items())),

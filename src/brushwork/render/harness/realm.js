@@ -45,18 +45,16 @@
   let canvas = null;
   let sent = false;
   let closed = false;  // after the first frame: nothing more is recorded
-  let reported = 0;
   const seen = Object.create(null);
+  const perId = Object.create(null);
   // Each finding, error and blocked request leaves at once, through the port.
-  const report = (kind, a, b) => {
-    if (reported >= 240) return;
-    reported += 1;
-    send([kind, a, b]);
-  };
+  const report = (kind, a, b) => { send([kind, a, b]); };
+  // At most 20 of each id: a flood of one kind cannot crowd out another.
   const finding = (id, detail) => {
     const key = id + "\u0000" + detail;
-    if (seen[key] === true) return;
+    if (seen[key] === true || (perId[id] || 0) >= 20) return;
     seen[key] = true;
+    perId[id] = (perId[id] || 0) + 1;
     report("finding", id, detail);
   };
 

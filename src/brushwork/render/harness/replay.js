@@ -38,7 +38,11 @@
   let sketchStage = "";
   let sketchFrames = 0;
   let displayList = null;  // what was replayed: {setup: [...ops], draw: [...ops] | null}
-  const flag = (id, detail) => { if (flags.length < 200) flags.push([id, String(detail).slice(0, 500)]); };
+  const perId = Object.create(null);  // at most 20 flags of each id: one kind cannot crowd out another
+  const flag = (id, detail) => {
+    perId[id] = (perId[id] || 0) + 1;
+    if (perId[id] <= 20) flags.push([id, String(detail).slice(0, 500)]);
+  };
   const tampered = Object.create(null);
   const tamper = (what) => {
     if (tampered[what] === true) return;

@@ -3,8 +3,8 @@
 // sketch's own Math.random is seeded the same way).
 //
 // In the sketch realm (data-realm="sketch") it also fixes what else a painting could read
-// that differs from one render to the next: the clock (Date, performance, animation-frame and
-// event time stamps), crypto's random numbers, and history.length. Same sketch + seed, same
+// that differs from one render to the next: the clock (Date, performance, Intl's and files'
+// dates, animation-frame and event time stamps), crypto's random numbers, and history.length. Same sketch + seed, same
 // painting. The paint realm keeps the real clock: it runs no sketch code and times the render.
 (function () {
   "use strict";
@@ -53,6 +53,22 @@
   FixedDate.now = function now_() { return EPOCH + Math.floor(now()); };
   define(RealDate.prototype, "constructor", { value: FixedDate, writable: true });
   define(window, "Date", { value: FixedDate, writable: true });
+
+  // The browser's other readings of the wall clock.
+  const formatOf = Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format").get;
+  getter(Intl.DateTimeFormat.prototype, "format", function () {
+    const format = formatOf.call(this);
+    return (date) => format(date === undefined ? FixedDate.now() : date);
+  });
+  const partsOf = Intl.DateTimeFormat.prototype.formatToParts;
+  define(Intl.DateTimeFormat.prototype, "formatToParts", {
+    value: function formatToParts(date) { return partsOf.call(this, date === undefined ? FixedDate.now() : date); },
+    writable: true,
+  });
+  getter(File.prototype, "lastModified", () => FixedDate.now());
+  getter(Document.prototype, "lastModified", () => "01/01/2024 00:00:00");
+  for (const name of ["timing", "navigation"]) getter(Performance.prototype, name, () => undefined);
+  define(Performance.prototype, "toJSON", { value: function toJSON() { return { timeOrigin: EPOCH }; }, writable: true });
 
   // Animation frames see the frame's own time, not the browser's.
   const realFrame = window.requestAnimationFrame.bind(window);
