@@ -4,6 +4,11 @@
 - a timeout or a crash is rendered once more on a fresh browser: when it repeats it is the
   sketch's (``repeated``, broken, reward 0), when it does not (the browser killed under a
   render once) the retry's painting is the result;
+- a job during which a browser process died (the GPU process killed mid-render) or whose
+  capture disagrees with its replay (a lost WebGL context) is rendered once more too, and is
+  never scored ``blank_canvas`` nor cached: the retry's painting, or ``untrusted`` (None);
+- a blank canvas on purpose (paint off the canvas, white on white) disagrees on the fresh
+  browser too: the sketch's (0), beside its legal twins;
 - an honest sketch passes with the default budget.
 
 A hang costs the CPU budget (or two deadlines): these renderers use a budget of 1.5 CPU-s
@@ -124,7 +129,7 @@ async def test_one_off_crash_is_forgiven_by_the_retry(tmp_path):
         os.killpg(first, signal.SIGKILL)
         result = await task
         assert result.ok and result.attempts == 2 and not result.repeated, result.detail
-        assert "first attempt: crashed" in result.detail and r.backend._workers[0].proc.pid != first
+        assert "first attempt: untrusted (the browser" in result.detail and r.backend._workers[0].proc.pid != first
         assert check(code, render=result).passed
         again = await r.render(code)  # a success after a retry is cached like any other
         assert again.cache_hit and again.ok
