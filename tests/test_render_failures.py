@@ -358,3 +358,18 @@ def test_only_a_trusted_capture_is_cached(tmp_path, kind):
     if result.png is not None:
         (tmp_path / "cd" / f"{'cd' * 32}.png").write_bytes(result.png)
     assert (cache.get("cd" * 32) is not None) == result.trusted
+
+
+async def test_a_gpu_process_lost_between_jobs_is_replaced_before_the_next(tmp_path):
+    """Measured without the check: the third job after three such losses hung to its deadline."""
+    async with Renderer(RenderConfig(workers=1, timeout_s=60, use_cache=False, cache_dir=tmp_path)) as r:
+        worker = r.backend._workers[0]
+        for seed in range(3):
+            pid, _ = gpu_process(worker.proc.pid)
+            os.kill(pid, signal.SIGKILL)
+            while (now := gpu_process(worker.proc.pid)) is None or now[0] == pid:  # Chromium starts another
+                await asyncio.sleep(0.05)
+            restarts = len(r.restarts)
+            result = await r.render(painting(), seed=seed)
+            assert result.ok and result.attempts == 1 and result.paint_fraction > 0.05, result.detail
+            assert len(r.restarts) == restarts + 1  # a fresh browser before the job, not a retry after it

@@ -155,12 +155,14 @@ class ChromiumBackend:
 
     async def _render_on(self, worker: BrowserWorker, code: str, seed: int, size: int,
                          queued: float) -> RenderResult:
-        if not worker.alive:
+        processes = BrowserProcesses(worker.proc.pid) if worker.alive else None
+        if processes is None or processes.gpu_crashes:  # dead, or its GPU process died between jobs
             await self._replace(worker)
+            processes = BrowserProcesses(worker.proc.pid)
         token = self._server.add_job(code, seed, size)
         t0 = time.perf_counter()
         try:
-            raw, cpu = await self._watched(worker, self._server.page_url(token))
+            raw, cpu = await self._watched(worker, self._server.page_url(token), processes)
         except TimeoutError:
             await self._replace(worker)
             return RenderResult("timeout", seed, size, timings=Timings(time.perf_counter() - t0, queue_s=queued),
@@ -186,12 +188,11 @@ class ChromiumBackend:
         result = await asyncio.to_thread(self._finish, worker, raw, seed, size, wall, queued)
         return replace(result, timings=replace(result.timings, cpu_s=cpu))
 
-    async def _watched(self, worker: BrowserWorker, url: str) -> tuple[dict, float]:
+    async def _watched(self, worker: BrowserWorker, url: str, processes: BrowserProcesses) -> tuple[dict, float]:
         """Run one job under the deadline (TimeoutError) and the CPU budget (`_TooSlow`),
-        watching the browser's other processes (`_ProcessDied`); returns the harness's answer and
+        watching the browser's own `processes` (`_ProcessDied`); returns the harness's answer and
         the CPU seconds the page's renderer spent."""
         meter = RendererCpu(worker.proc.pid)
-        processes = BrowserProcesses(worker.proc.pid)
         run = asyncio.ensure_future(worker.run(url))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.config.timeout_s

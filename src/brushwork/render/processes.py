@@ -19,6 +19,7 @@ import os
 import re
 
 _TYPE = re.compile(rb"--type=([a-z-]+)")
+_GPU_CRASHES = re.compile(rb"--gpu-recent-crash-count=([0-9]+)")
 NAMES = {"browser": "the browser", "gpu-process": "the GPU process", "utility": "a utility process",
          "zygote": "a zygote"}
 
@@ -33,35 +34,35 @@ def _stat(pid: int) -> tuple[bytes, int, int, int] | None:
     return fields[0], int(fields[2]), int(fields[19]), int(fields[1])
 
 
-def _kind(pid: int) -> str:
-    """"gpu-process", "renderer", "utility", "zygote"…; "" without a type (or once gone).
-    Chromium rewrites its helpers' command lines into one string, so the type is searched."""
+def _cmdline(pid: int) -> bytes:
+    """The command line; Chromium rewrites its helpers' into one string, so flags are searched."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            match = _TYPE.search(f.read())
+            return f.read()
     except OSError:
-        return ""
-    return match.group(1).decode() if match else ""
+        return b""
 
 
 class BrowserProcesses:
     """The non-renderer processes of the browser leading process group `group`, as they are
-    now; `gone()` names those that died since (a zombie counts as dead)."""
+    now; `gone()` names those that died since (a zombie counts as dead). `gpu_crashes` is how
+    many GPU processes this browser lost before (Chromium tells its new GPU process): a browser
+    whose GPU process died between jobs hangs or loses WebGL after a few, so it is replaced."""
 
     def __init__(self, group: int):
         self.group = group
+        self.gpu_crashes = 0
         self._watched: dict[int, tuple[str, int]] = {}
         for name in os.listdir("/proc"):
             pid = int(name) if name.isdigit() else 0
             if pid and (stat := _stat(pid)) is not None and stat[1] == group and stat[0] not in (b"Z", b"X"):
-                kind = "browser" if pid == group else _kind(pid)
+                cmdline = _cmdline(pid)
+                kind = "browser" if pid == group else (m.group(1).decode() if (m := _TYPE.search(cmdline)) else "")
+                if kind == "gpu-process" and (crashes := _GPU_CRASHES.search(cmdline)):
+                    self.gpu_crashes = max(self.gpu_crashes, int(crashes.group(1)))
                 # the GPU process is forked by a zygote, the zygotes and utilities by the browser
                 if kind == "gpu-process" or kind == "browser" or (kind in ("utility", "zygote") and stat[3] == group):
                     self._watched[pid] = (kind, stat[2])
-
-    @property
-    def kinds(self) -> list[str]:
-        return sorted(kind for kind, _ in self._watched.values())
 
     def gone(self) -> list[str]:
         """The kinds of the watched processes that are no longer running, e.g. ["gpu-process"]."""
