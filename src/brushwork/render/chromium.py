@@ -307,8 +307,8 @@ def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
     if fault == first_fault == "blank":
         return replace(retry, attempts=2, repeated=True,
                        detail=f"the replay made {retry.paint_calls} painting calls and no pixel differs from the "
-                              "background, on a fresh browser too: they paint nothing visible (alpha 0, white on "
-                              "white, off the canvas); paint with visible colours inside the canvas")
+                              "background, on a fresh browser too: they paint nothing visible (white on white paper, "
+                              "off the canvas); paint with visible colours inside the canvas")
     if fault == "stopped":  # after a fault of another kind: a one-off, ours
         return replace(retry, attempts=2, detail=f"{retry.detail}; {earlier}")
     why = retry.detail if fault == "died" else \

@@ -65,7 +65,7 @@ class RenderResult:
       sketch code runs in those processes, so this is always ours (None), never the sketch's.
 
     A capture that `disagrees` on both attempts is a replay that repeats: ``ok`` with
-    `repeated`, and the gate reads the blank canvas as the sketch's (paint with alpha 0, white
+    `repeated`, and the gate reads the blank canvas as the sketch's (paint white
     on white, off the canvas). Only a `trusted` result is cached.
     """
 
