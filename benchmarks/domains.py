@@ -50,7 +50,8 @@ def score(rows) -> dict[str, dict]:
     from brushwork.score.options import ScoringOptions
     from brushwork.score.pipeline import Pipeline
 
-    out: dict[str, dict] = {name: {"domain": domain, "totals": [], "judge": [], "aesthetic": [], "own": []}
+    out: dict[str, dict] = {name: {"domain": domain, "totals": [], "judge": [], "aesthetic": [], "own": [],
+                                   "copy": False}
                             for name, domain, _, _ in rows}
     with Pipeline(ScoringOptions(workers=2)) as pipeline:
         domain_of = {i.id: i.domain for i in pipeline.scorer.pool.items}
@@ -67,6 +68,7 @@ def score(rows) -> dict[str, dict]:
                 rec["judge"].append(card.terms["judge"])
                 rec["aesthetic"].append(card.terms["aesthetic"])
                 rec["own"].append(sum(domain_of.get(ref) == domain for ref, _ in card.references) / 4)
+                rec["copy"] = rec["copy"] or card.copy_of is not None   # a copy of a pool painting: judge 0
     return out
 
 
@@ -92,11 +94,11 @@ def main() -> None:
         summary.append((domain, str(len(recs)), f"{medians[domain]:.3f}", f"{max(totals):.3f}",
                         f"{statistics.median(mean(r['judge']) for r in recs):.3f}",
                         f"{statistics.median(mean(r['aesthetic']) for r in recs):.3f}",
-                        f"{mean(mean(r['own']) for r in recs):.0%}"))
+                        f"{mean(mean(r['own']) for r in recs):.0%}", str(sum(r["copy"] for r in recs))))
     gap = {d: m - medians["hibiscus"] for d, m in medians.items() if d != "hibiscus"}
     blocks = [("Per domain (mean over 4 reference draws per sketch)",
                ["domain", "sketches", "median total", "best total", "median judge", "median aesthetic",
-                "references of its domain"], summary),
+                "references of its domain", "flagged as copies"], summary),
               ("Per sketch", ["sketch", "domain", "total", "judge", "aesthetic"], per_sketch)]
     if args.before:
         before = json.loads(args.before.read_text())

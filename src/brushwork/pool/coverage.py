@@ -76,6 +76,6 @@ def coverage_problems(pool: Pool, domains, minimum: int = MIN_PER_SIDE) -> list[
             f"the pool ({pool.root}) cannot judge {domain!r} tasks on their own domain: it has {cov.describe()}, "
             f"and the judge needs at least {minimum} loved and {minimum} other (okay or nope) {domain!r} "
             f"training paintings, or it borrows references from other domains. Rate more {domain} paintings into "
-            f"the pool (`brushwork pool rate`), or restrict the tasks' domains (--domains "
-            f"{','.join(d for d in domains if d != domain) or 'DOMAIN'})")
+            f"the pool (`brushwork pool rate`), or restrict the tasks' domains (brushwork train --domains "
+            f"{','.join(d for d in domains if d != domain) or 'DOMAIN'}; a server's clients: reset(domain=...))")
     return problems

@@ -252,7 +252,7 @@ def _domain_structures(head: _Head, c: np.ndarray, u: np.ndarray, top: np.ndarra
         return {}
     domains = np.array([d or "" for d in domains_of])
     found = {}
-    for domain in sorted(set(domains[top]) - {""}):
+    for domain in sorted({str(d) for d in domains[top]} - {""}):
         mine = top & (domains == domain)
         if mine.sum() >= MIN_DOMAIN_LOVED:
             found[domain] = Support.fit(head.structure_raw(c[mine]), u[mine], np.zeros(int(mine.sum()), bool),
