@@ -7,6 +7,7 @@ browser, 3 sessions, short render and session timeouts) that tests kill and rest
 from __future__ import annotations
 
 import base64
+import json
 import os
 import signal
 import socket
@@ -66,7 +67,7 @@ class Server:
             self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
         return self
 
-    def wait_ready(self, timeout: float = 240) -> Server:
+    def wait_ready(self, timeout: float = 600) -> Server:      # a loaded machine starts browsers slowly
         def ready():
             if self.proc.poll() is not None:
                 raise AssertionError(f"server exited ({self.proc.returncode}):\n{self.log.read_text()[-3000:]}")
@@ -296,6 +297,63 @@ def test_the_legal_twins_still_work(server):
         assert result.done and result.reward is not None and env.state().done
 
 
+# -- what a request may hold: any string is a gate report; a body past the limit is 413 ----------------
+def post_step(srv: Server, response: str, seed: int = 90) -> httpx.Response:
+    """POST /step with JSON written by json.dumps, which escapes a lone surrogate as \\ud800."""
+    body = {"action": {"response": response, "metadata": {"reset": {"seed": seed}}}}
+    return httpx.post(f"{srv.url}/step", content=json.dumps(body), timeout=120,
+                      headers={"content-type": "application/json"})
+
+
+ODD_STRINGS = [      # (name, reply, the rule it must report, or None: it passes)
+    ("surrogate_in_prose", "A wash \ud800 for you:\n\n" + HONEST, None),
+    ("surrogate_in_sketch", reply(sketch('const mark = "\udfff";')), "syntax_error"),
+    ("nul_in_prose", "A wash\x00 for you:\n\n" + HONEST, None),
+    ("nul_in_sketch", reply(sketch('const mark = "\x00";')), None),
+    ("long_line", reply(sketch("const pad = 0" + " + 0" * 4_000 + ";")), None),
+    ("sixty_four_thousand_fences", "```\n" * 64_000, "too_long"),
+]
+
+
+@pytest.mark.parametrize("name,response,rule", ODD_STRINGS, ids=[n for n, _, _ in ODD_STRINGS])
+def test_odd_strings_are_gate_reports_over_http_and_the_websocket(server, name, response, rule):
+    before = len(server.log.read_text())
+    answer = post_step(server, response)
+    assert answer.status_code == 200, answer.text[:500]
+    obs = answer.json()["observation"]
+    with BrushworkEnv(server.url).sync() as env:
+        env.reset(seed=91)
+        result = env.step(PaintAction(response=response))
+    for o, reward in ((obs, answer.json()["reward"]), (result.observation.model_dump(), result.reward)):
+        ids = [v["id"] for v in o["violations"]]
+        if rule is None:
+            assert o["passed"] and reward is not None and reward > 0, ids
+        else:
+            assert rule in ids and reward == 0.0, ids
+    assert "Traceback" not in (written := server.log.read_text()[before:]), written[-3000:]
+
+
+def test_invalid_utf8_and_oversized_bodies_are_4xx_with_the_limit(server):
+    limit = 16 * 24_000      # max_request_bytes 0: 16 x the gate's max_chars
+    bad = b'{"action": {"response": "\xff\xfe function setup() {}", "metadata": {"reset": {"seed": 92}}}}'
+    answer = httpx.post(f"{server.url}/step", content=bad, headers={"content-type": "application/json"},
+                        timeout=60)
+    assert answer.status_code == 400 and "not UTF-8" in answer.json()["detail"], answer.text[:300]
+    big = post_step(server, "x" * (limit + 1))
+    assert big.status_code == 413 and f"the limit is {limit:,} (--max-request-bytes)" in big.json()["detail"]
+    streamed = httpx.post(f"{server.url}/step", content=iter([b"{" + b" " * limit, b"}"]), timeout=60,
+                          headers={"content-type": "application/json"})      # no Content-Length: counted
+    assert streamed.status_code == 413, streamed.text[:300]
+    fits = post_step(server, "x" * (limit // 2))       # the legal twin: under the limit, judged by the gate
+    assert fits.status_code == 200 and not fits.json()["observation"]["passed"]
+    with BrushworkEnv(server.url).sync() as env:       # over the WebSocket: an error frame, the session lives on
+        env.reset(seed=93)
+        with pytest.raises(EnvServerError, match="--max-request-bytes") as info:
+            env.step(PaintAction(response="x" * (limit + 1)))
+        assert info.value.code == "REQUEST_TOO_LARGE"
+        assert env.step(PaintAction(response=HONEST)).reward is not None
+
+
 # -- the fragile server: deadlines, reclaiming, capacity, restarts --------------------------------
 def test_endless_loop_scores_zero_and_the_server_recovers(fragile):
     with BrushworkEnv(fragile.url).sync() as env:
@@ -344,6 +402,37 @@ def test_capacity_is_enforced_with_a_clear_error(fragile):
         for env in clients:
             env.close()
     wait_for(lambda: active_sessions(fragile) == 0, 30, "sessions to be released")
+
+
+def test_http_steps_count_against_max_sessions(fragile):
+    """Three WebSocket sessions fill --max-sessions 3: a stateless /step is 503 naming the limit; with
+    one closed it is served (the legal twin). Concurrent /steps alone never exceed the limit either."""
+    clients = [BrushworkEnv(fragile.url).sync() for _ in range(3)]
+    try:
+        for i, env in enumerate(clients):
+            env.reset(seed=75 + i)
+        full = post_step(fragile, HONEST, seed=78)
+        assert full.status_code == 503 and "--max-sessions 3" in full.json()["detail"], full.text[:300]
+        clients.pop().close()
+        wait_for(lambda: active_sessions(fragile) == 2, 30, "a session to be released")
+        assert post_step(fragile, HONEST, seed=79).status_code == 200
+    finally:
+        for env in clients:
+            env.close()
+    wait_for(lambda: active_sessions(fragile) == 0, 30, "sessions to be released")
+    answers, peak = [], [0]
+
+    def step(i: int):
+        answers.append(post_step(fragile, wash("#5f8f5c", 80 + 10 * i), seed=80 + i).status_code)
+
+    threads = [threading.Thread(target=step, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        peak[0] = max(peak[0], active_sessions(fragile))
+        time.sleep(0.1)
+    assert sorted(set(answers)) in ([200], [200, 503]) and answers.count(200) >= 3, answers
+    assert peak[0] <= 3, peak
 
 
 def test_client_survives_a_server_restart(fragile):

@@ -89,3 +89,27 @@ def test_environment_factory_episode(example_pool):
     assert rewards[0] == env.reward and rewards[1] == 0.0
     assert rewards[2] == 0.0 and never.replies == ["c"]     # no tool call: its text answer is scored (no sketch)
     assert BrushworkToolEnv.submit_sketch.__doc__.count("Args:") == 1
+
+
+def test_remote_reward_turns_each_failure_into_none_with_a_reason(example_pool):
+    """Through a real server on a socket (in this process, sharing the warm pipeline): a completion
+    the server refuses (past its request limit) is None with the reason, never an exception that
+    stops training; a lone surrogate is a gate report (0) or, in the prose, nothing at all."""
+    from servers import serve
+
+    from brushwork.env.server.app import build_app
+    from brushwork.env.server.context import ServerContext
+    from brushwork.env.settings import ServerSettings
+    from brushwork.train.rewards import shared_pipeline
+
+    context = ServerContext(ServerSettings(max_request_bytes=50_000), pipeline=shared_pipeline())
+    surrogate = HONEST.replace("brush.circle(300, 300, 28);", 'brush.circle(300, 300, 28);\n  const s = "\ud800";')
+    with serve(build_app(context)) as url:
+        reward = BrushworkReward(server_url=url, parallel=2)
+        out = reward(prompts=["p"] * 4, completions=[chat(HONEST), "x" * 60_000, surrogate, "\udfff " + HONEST],
+                     seed=[13] * 4, trainer_state=SimpleNamespace(global_step=1))
+        assert out[0] > 0.05 and out[1] is None and out[2] == 0.0 and out[3] == pytest.approx(out[0], abs=1e-3)
+        assert "--max-request-bytes" in reward.last[1].infra and url in reward.last[1].infra
+        assert [v.id for v in reward.last[2].violations] == ["syntax_error"]
+        again = reward(prompts=["p"], completions=[chat(HONEST)], seed=[13])   # the dropped client reconnects
+        assert again[0] == pytest.approx(out[0], abs=1e-3)

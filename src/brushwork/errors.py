@@ -65,6 +65,11 @@ class SessionClosed(EpisodeError):
     """The server reclaimed this session (idle past its timeout); reconnect and reset."""
 
 
+class AtCapacity(BrushworkError):
+    """The environment server holds --max-sessions sessions (WebSocket sessions and HTTP requests
+    together); retry later, raise the limit, or close idle clients."""
+
+
 class EnvServerError(BrushworkError):
     """The environment server answered with an error (bad arguments, an episode used out of
     order, capacity). `code` is the server's error code; the message is the server's."""

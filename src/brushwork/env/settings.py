@@ -24,6 +24,9 @@ class ServerSection:
     session_timeout_s: float = setting(DEFAULT_SESSION_TIMEOUT_S, "idle seconds after which a session is "
                                        "reclaimed; longer than the slowest generation between two steps", above=0,
                                        aliases=("--session-timeout",))
+    max_request_bytes: int = setting(0, "largest HTTP request body and WebSocket message in bytes; a larger one "
+                                     "is refused (HTTP 413) before it is read (0: 16 x max_chars, the longest reply "
+                                     "the gate reads, 4 x max_chars, at 4 bytes a character)", min=0)
 
 
 @dataclass(frozen=True)
@@ -37,3 +40,7 @@ class ServerSettings(ServerSection, ScoringOptions):
     @property
     def session_limit(self) -> int:
         return self.max_sessions or 2 * self.render_workers
+
+    @property
+    def request_limit(self) -> int:
+        return self.max_request_bytes or 16 * self.max_chars

@@ -26,6 +26,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from brushwork.errors import ConfigError, SetupError
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
@@ -70,6 +71,11 @@ def group_seed(prompt, seed, step: int) -> int:
     """Same prompt (and dataset seed) at the same step: the same reference draw."""
     key = f"{seed}|{step}|{prompt!r}".encode()
     return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+
+
+def _unscored(reason: str, passed: bool = False) -> ScoreCard:
+    """The card of a completion nothing could score: reward None, the reason in `infra`."""
+    return ScoreCard(passed=passed, total=None, terms={}, weights={}, preset=None, infra=reason)
 
 
 @dataclass(frozen=True)
@@ -153,10 +159,7 @@ class BrushworkReward:
             with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
                 scored = list(pool.map(lambda job: self._score_remote(*job), jobs))
         else:
-            paintings = shared_pipeline(self.config).run_many([j[0] for j in jobs], seeds=[j[1] for j in jobs],
-                                                              group_seeds=[j[2] for j in jobs],
-                                                              subjects=[j[3] for j in jobs])
-            scored = [(p.card, p.png) for p in paintings]
+            scored = self._score_local(jobs, kwargs.get("domain"))
         self.last, self.last_pngs = [c for c, _ in scored], [png for _, png in scored]
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
@@ -164,12 +167,38 @@ class BrushworkReward:
             self._record(step + 1, prompts, jobs)
         return [c.total for c in self.last]
 
+    def _score_local(self, jobs, domains) -> list[tuple[ScoreCard, bytes | None]]:
+        try:
+            paintings = shared_pipeline(self.config).run_many([j[0] for j in jobs], seeds=[j[1] for j in jobs],
+                                                              group_seeds=[j[2] for j in jobs],
+                                                              subjects=[j[3] for j in jobs], domains=domains)
+        except (SetupError, ConfigError):
+            raise       # this machine or these settings cannot score anything: say what to fix
+        except Exception as e:  # noqa: BLE001 - any other failure is ours, never the policy's: None
+            return [(_unscored(f"scoring failed: {type(e).__name__}: {e}"), None) for _ in jobs]
+        return [(p.card, p.png) for p in paintings]
+
     def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, index: int
                       ) -> tuple[ScoreCard, bytes | None]:
+        """One completion through a server; whatever fails on the way is None with its reason (the
+        client is dropped, so the next completion reconnects)."""
+        url = self.server_urls[index % len(self.server_urls)]
+        try:
+            return self._step_remote(url, reply, seed, gseed, subject)
+        except Exception as e:  # noqa: BLE001 - a per-sample failure must not stop training
+            env = self._local.__dict__.get("envs", {}).pop(url, None)
+            if env is not None:
+                try:
+                    env.close()
+                except Exception:  # noqa: BLE001, S110 - the client is already broken; it is dropped
+                    pass
+            return _unscored(f"the server at {url} failed this completion: {type(e).__name__}: {e}"), None
+
+    def _step_remote(self, url: str, reply: str, seed: int, gseed: int, subject: str | None
+                     ) -> tuple[ScoreCard, bytes | None]:
         from brushwork.env.client import BrushworkEnv
         from brushwork.env.models import PaintAction
 
-        url = self.server_urls[index % len(self.server_urls)]
         envs = self._local.__dict__.setdefault("envs", {})
         if url not in envs:
             envs[url] = BrushworkEnv(url).sync()
@@ -180,8 +209,7 @@ class BrushworkReward:
         env.reset(**kwargs)
         obs = env.step(PaintAction(response=reply)).observation
         png = base64.b64decode(obs.image_png_b64) if obs.image_png_b64 else None
-        card = obs.card or ScoreCard(passed=bool(obs.passed), total=None, terms={}, weights={}, preset=None,
-                                     infra=obs.infra or f"the server at {url} sent no score card")
+        card = obs.card or _unscored(obs.infra or f"the server at {url} sent no score card", bool(obs.passed))
         return card, png
 
     def _record(self, step: int, prompts, jobs) -> None:

@@ -12,6 +12,7 @@ use), stateless HTTP `/reset` and `/step` (a fresh environment per request), `/s
 from __future__ import annotations
 
 import functools
+import json
 import logging
 
 from fastapi import FastAPI, Request
@@ -23,12 +24,13 @@ from brushwork.env.server.brushwork_environment import BrushworkEnvironment
 from brushwork.env.server.context import ServerContext
 from brushwork.env.settings import ServerSettings
 from brushwork.env.upstream import ConcurrencyConfig, create_app
-from brushwork.errors import ActionError, ConfigError, EpisodeError
+from brushwork.errors import ActionError, AtCapacity, ConfigError, EpisodeError
 
 # What an HTTP caller did wrong, as a status: a malformed action or reset argument, or a value
 # out of range such as revisions=99 (422); an episode used out of order (409: /step without a
-# reset, /state with no episode). A one-line answer, no traceback in the server's log.
-CLIENT_ERRORS = {ActionError: 422, ConfigError: 422, EpisodeError: 409}
+# reset, /state with no episode); a stateless request past --max-sessions, which holds a session
+# slot like a WebSocket session (503). A one-line answer, no traceback in the server's log.
+CLIENT_ERRORS = {ActionError: 422, ConfigError: 422, EpisodeError: 409, AtCapacity: 503}
 
 
 def build_app(context: ServerContext) -> FastAPI:
@@ -48,6 +50,7 @@ def build_app(context: ServerContext) -> FastAPI:
     for error, status in CLIENT_ERRORS.items():
         app.add_exception_handler(error, functools.partial(_client_error, status))
     app.add_middleware(_GoneClients)
+    app.add_middleware(_RequestLimit, limit=settings.request_limit)
     app.state.brushwork = context
     return app
 
@@ -71,6 +74,67 @@ class _GoneClients:
             logging.getLogger("uvicorn.error").warning(
                 "%s:%s closed its connection before its answer was sent; its session is closed",
                 *client)
+
+
+class _RequestLimit:
+    """Refuses an HTTP body (413) or a WebSocket message (an error frame; the session lives on)
+    longer than `limit` bytes before the app reads it: what a reply may cost the server is bounded
+    before any JSON is parsed. The gate's own length rule judges what fits. A body that is not
+    UTF-8 is 400 with that said (a WebSocket text frame is UTF-8 by the protocol)."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    def _says(self, size: int, more: bool = False) -> str:
+        return (f"the request is {'over ' if more else ''}{size:,} bytes; the limit is {self.limit:,} "
+                "(--max-request-bytes): send one sketch and little prose")
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            return await self._http(scope, receive, send)
+        if scope["type"] == "websocket":
+            return await self.app(scope, self._websocket_receive(receive, send), send)
+        return await self.app(scope, receive, send)
+
+    async def _http(self, scope, receive, send):
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await JSONResponse({"detail": self._says(int(declared))}, 413)(scope, receive, send)
+        chunks, size, more = [], 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return                     # the client left before its body arrived
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                return await JSONResponse({"detail": self._says(size, more=True)}, 413)(scope, receive, send)
+            more = message.get("more_body", False)
+        data = b"".join(chunks)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            detail = f"the request body is not UTF-8 (byte {e.start}): send JSON encoded as UTF-8"
+            return await JSONResponse({"detail": detail}, 400)(scope, receive, send)
+        body = [{"type": "http.request", "body": data, "more_body": False}]
+
+        async def replay():
+            return body.pop() if body else await receive()
+        return await self.app(scope, replay, send)
+
+    def _websocket_receive(self, receive, send):
+        async def limited():
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    return message
+                text = message.get("text")
+                size = len(message.get("bytes") or b"") if text is None else len(text.encode("utf-8", "replace"))
+                if size <= self.limit:
+                    return message
+                error = {"type": "error", "data": {"message": self._says(size), "code": "REQUEST_TOO_LARGE"}}
+                await send({"type": "websocket.send", "text": json.dumps(error)})
+        return limited
 
 
 async def _client_error(status: int, request: Request, error: Exception) -> JSONResponse:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from brushwork.env.episode import EpisodeRunner
 from brushwork.env.settings import ServerSettings
+from brushwork.errors import AtCapacity
 
 if TYPE_CHECKING:
     from brushwork.score.pipeline import Pipeline
@@ -40,7 +41,14 @@ class ServerContext:
 
     # -- counters (called from the session threads) --------------------------------------------
     def session_opened(self) -> None:
+        """Count a session in, or refuse it at the limit: a WebSocket session and a stateless HTTP
+        request (/reset, /step: a fresh environment each) hold one slot each, as long as they last."""
         with self._lock:
+            limit = self.settings.session_limit
+            if self.sessions_open >= limit:
+                raise AtCapacity(f"the server is at capacity: {self.sessions_open} sessions (WebSocket sessions and "
+                                 f"HTTP requests together) of --max-sessions {limit}; retry later, raise "
+                                 "--max-sessions, or close idle clients")
             self.sessions_open += 1
             self.sessions_total += 1
 
