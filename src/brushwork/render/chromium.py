@@ -300,7 +300,7 @@ def _after_retry(first: RenderResult, retry: RenderResult) -> RenderResult:
             if first_fault == "blank" else f"{first.status} ({first.detail})")
     earlier = f"first attempt: {what}"
     if fault is None:
-        return replace(retry, attempts=2, detail=retry.detail or earlier)
+        return replace(retry, attempts=2, detail=f"{retry.detail}; {earlier}" if retry.detail else earlier)
     if fault == first_fault == "stopped":
         return replace(retry, attempts=2, repeated=True,
                        detail=f"{retry.detail}; {earlier}: it failed on a fresh browser too, so it is the sketch's")
