@@ -421,8 +421,10 @@ STATIC += [
     Case("html_close_comment_in_handler", "html_comment",
          reply(sketch(top="function mouseMoved() {\n  let x = 3;\n  while (x --> 0) {}\n}")),
          reply(sketch(top="function mouseMoved() {\n  let x = 3;\n  while (x-- > 0) {}\n}"))),
-    # A lone surrogate (JSON's "\ud800" decoded) is not text a page can hold; its escape is.
+    # A lone surrogate (JSON's "\ud800" decoded) is not text a page can hold, and a NUL stops the
+    # parser; their escapes are ordinary strings.
     pair("lone_surrogate", "syntax_error", 'const mark = "\ud800";', 'const mark = "\\ud800";'),
+    pair("nul_character", "syntax_error", 'const mark = "\x00";', 'const mark = "\\u0000";'),
     # The whole reply past 4 x max_chars is too long before anything is parsed.
     Case("sixty_four_thousand_fences", "too_long", "```\n" * 64_000, HONEST),
     Case("fences_around_a_sketch", "too_long", "```\n" * 30_000 + HONEST, HONEST),

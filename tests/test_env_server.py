@@ -309,7 +309,7 @@ ODD_STRINGS = [      # (name, reply, the rule it must report, or None: it passes
     ("surrogate_in_prose", "A wash \ud800 for you:\n\n" + HONEST, None),
     ("surrogate_in_sketch", reply(sketch('const mark = "\udfff";')), "syntax_error"),
     ("nul_in_prose", "A wash\x00 for you:\n\n" + HONEST, None),
-    ("nul_in_sketch", reply(sketch('const mark = "\x00";')), None),
+    ("nul_in_sketch", reply(sketch('const mark = "\x00";')), "syntax_error"),
     ("long_line", reply(sketch("const pad = 0" + " + 0" * 4_000 + ";")), None),
     ("sixty_four_thousand_fences", "```\n" * 64_000, "too_long"),
 ]

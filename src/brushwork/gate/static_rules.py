@@ -38,15 +38,18 @@ def _is_brush(node) -> bool:
     return node is not None and node.type == "identifier" and text(node) == "brush"
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_TEXT = re.compile("[\ud800-\udfff\x00]")
 
 
 def syntax_error(facts: Facts, code: str, cfg: GateConfig) -> Iterator[Finding]:
-    if (lone := _SURROGATE.search(code)) is not None:
-        # Text that cannot be UTF-8 (it arrives as JSON's "\\ud800"): no browser page can hold it.
-        point = ord(lone.group())
-        yield (f"the sketch holds a lone UTF-16 surrogate (U+{point:04X}), which is not text; write it as the "
-               f"escape \"\\u{point:04x}\" inside a string"), code.count("\n", 0, lone.start()) + 1
+    if (odd := _NOT_TEXT.search(code)) is not None:
+        # A lone surrogate (JSON's "\\ud800" decoded) cannot be UTF-8 at all, and the parser stops
+        # at a NUL: say which character, not "cannot parse here".
+        point = ord(odd.group())
+        what = "a NUL character" if point == 0 else "a lone UTF-16 surrogate"
+        yield (f"the sketch holds {what} (U+{point:04X}), which is not text; write it as the escape "
+               f"\"\\u{point:04x}\" inside a string"), code.count("\n", 0, odd.start()) + 1
+        return
     if facts.root.has_error:
         node = facts.errors[0] if facts.errors else facts.root
         what = "missing " + node.type if node.is_missing else "cannot parse here"
