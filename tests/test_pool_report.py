@@ -477,8 +477,12 @@ def test_the_server_says_at_start_which_domains_its_pool_cannot_serve(example_po
     its log names each domain it cannot judge on its own paintings, and not hibiscus."""
     from test_env_server import Server
 
+    from brushwork.pool import load_pool
+    from brushwork.score.taste import model as taste
+
     thin = _pool_folder(example_pool, tmp_path / "thin", lambda i: i.domain == "hibiscus")
-    server = Server(tmp_path / "serve.log", "--pool", str(thin), "--workers", "1").start()
+    fitted = taste.fit(load_pool(thin), features="classical", l2=30.0).save(tmp_path / "taste.json")  # seconds
+    server = Server(tmp_path / "serve.log", "--pool", str(thin), "--taste-model", str(fitted), "--workers", "1").start()
     try:
         server.wait_ready()
         log = (tmp_path / "serve.log").read_text()

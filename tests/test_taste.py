@@ -223,8 +223,10 @@ def test_the_floor_is_the_middle_tier_as_the_model_pays_it(example_pool):
     model = taste.fit(example_pool, features="classical", l2=30.0)
     head = model.head
     okay = example_pool.by_tier()["okay"]
-    paid = head.utilities(np.stack([model._cache.classical(i.image_bytes()) for i in okay]), None)
+    paid = head.utilities(np.stack([model._cache.classical(i.image_bytes()) for i in okay]), None,
+                          [i.domain for i in okay])          # each bounded in its own domain
     assert model.structure.floor == pytest.approx(float(paid.mean()), abs=1e-6)
+    assert all(bound.floor == model.structure.floor for bound in model.structures.values())
     assert model.pivot == pytest.approx(model.structure.floor, abs=1e-6)
     loved = example_pool.by_tier()["love"]
     c = np.stack([model._cache.classical(i.image_bytes()) for i in loved])

@@ -42,7 +42,7 @@ import itertools
 import json
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -239,15 +239,20 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
         u = head.utilities(c, e)
         head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
                                      floor=float(u[below].mean()), one_sided=True)
-        head.structure.floor = _paid_mean(head.structure, u[below], head.structure_raw(c[below]))
         head.structures = _domain_structures(head, c, u, top, domains_of)
+        rows = [None] * len(tiers_of) if domains_of is None else list(domains_of)
+        raw = head.structure_raw(c)
+        weight = np.array([head.structure_for(rows[i]).weight_of(raw[i:i + 1])[0] for i in np.where(below)[0]])
+        floor = _paid_mean(weight, u[below], head.structure.floor)
+        for bound in (head.structure, *head.structures.values()):
+            bound.floor = floor
     return head
 
 
 def _domain_structures(head: _Head, c: np.ndarray, u: np.ndarray, top: np.ndarray, domains_of) -> dict:
     """A structure bound per domain with `MIN_DOMAIN_LOVED` loved training paintings: its points and
-    edge from those paintings, its floor the pooled bound's (one utility scale for every domain:
-    the middle tier as the model pays it)."""
+    edge from those paintings; its floor is set with the pooled bound's (one utility scale for every
+    domain: the middle tier as the model pays it, `_paid_mean`)."""
     if domains_of is None:
         return {}
     domains = np.array([d or "" for d in domains_of])
@@ -260,18 +265,17 @@ def _domain_structures(head: _Head, c: np.ndarray, u: np.ndarray, top: np.ndarra
     return found
 
 
-def _paid_mean(structure: Support, u: np.ndarray, raw: np.ndarray, steps: int = 100) -> float:
+def _paid_mean(weight: np.ndarray, u: np.ndarray, floor: float, steps: int = 100) -> float:
     """The next tier down's mean utility as the bounded model pays it: the floor at which the
-    tier's own paintings, bounded by `structure` with that floor, average the floor itself.
+    tier's own paintings (utilities `u`), each bounded by its domain's structure bound (its
+    `weight`) with that floor, average the floor itself.
 
     The tier's paintings that draw little are bounded too, so their unbounded mean would pay a
     painting that draws nothing (held at the floor) more than the tier's typical painting is paid.
-    Lowering the floor only lowers the bounded mean, so iterating from `structure`'s floor (the
-    tier's unbounded mean, as `Support.fit` was given it) descends to the highest such floor."""
-    weight = structure.weight_of(raw)
-    floor = structure.floor
+    Lowering the floor only lowers the bounded mean, so iterating from `floor` (the tier's
+    unbounded mean) descends to the highest such floor."""
     for _ in range(steps):
-        paid = float(replace(structure, floor=floor).bound(u, weight).mean())
+        paid = float(np.where(u > floor, floor + weight * (u - floor), u).mean())
         if floor - paid < 1e-9:
             break
         floor = paid
