@@ -1147,6 +1147,8 @@ HARMLESS: dict[str, str] = {f"{family}/{name}": _WHY[family] for family, names i
 }.items() for name in names}
 HARMLESS["resource/busy_loop_clock"] = ("the sketch realm's clock steps 5 µs at each reading: a loop that waits for "
                                         "time to pass ends, in about a second of CPU")
+HARMLESS["tamper/p5_event_hook"] = ("p5 never calls windowResized in a headless render and nothing in the sketch "
+                                     "reaches it: its rect() is a note, and a call that ran would be recorded")
 # Refused now for a reason of their own (the ids that must be among the report's).
 RECLASSIFIED: dict[str, tuple[str, ...]] = {
     # A top-level function named like a p5 global: p5 2.x cannot start (`Cannot redefine property`).
@@ -1161,7 +1163,6 @@ RECLASSIFIED: dict[str, tuple[str, ...]] = {
     # The shadowed `brush` is the sketch's own; the real one's disallowed method is what it calls.
     "tamper/brush_parameter": ("disallowed_brush_method",),
     "tamper/brush_shadowed_in_block": ("disallowed_brush_method",),
-    "tamper/p5_event_hook": ("bare_primitive",),
     # The calls cross as a list with a cap: refused before anything is painted.
     "resource/many_vertices": ("too_long",),
     # The timer is an alias the static rules no longer follow; the bare rect it schedules is named.

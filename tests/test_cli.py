@@ -44,7 +44,7 @@ def test_check_json_static(replies):
     assert res.returncode == 1, res.stderr
     data = json.loads(res.stdout)
     assert [d["file"] for d in data] == ["good.md", "cheat.md"]
-    assert data[0] == {"file": "good.md", "passed": True, "violations": []}
+    assert data[0] == {"file": "good.md", "passed": True, "violations": [], "notes": []}
     (v,) = data[1]["violations"]
     assert v["id"] == "text_on_canvas" and v["severity"] == "cheat" and v["line"] == 11
     assert set(v) == {"id", "severity", "message", "line"}
