@@ -107,7 +107,7 @@ def rendered(renderer, example_pool):
 @pytest.mark.parametrize("pid", [CALIBRATION[0], HELD_OUT[0]], ids=["calibration", "held-out"])
 @pytest.mark.parametrize("name", list(SKETCH_ATTACKS))
 def test_a_moved_or_recoloured_pool_sketch_is_a_copy(rendered, detector, pid, name):
-    code, png = rendered[(pid, name)]
+    code, png, _ = rendered[(pid, name)]
     copy = detector.match(png, code)
     assert copy is not None and copy.id == pid and copy.how in ("source", "both"), (name, copy)
     word = SKETCH_ATTACKS[name][1]

@@ -29,7 +29,7 @@ backdrop.
 
 Three passes, each on what the one before kept (`Search`): a coarse pass (16 px, 3 scales,
 every turn) ranks every pool map and its turns; the fine pass (48 px, 7 scales from 0.75
-to 1.33) runs on both maps of the 6 nearest paintings at their 4 best turns; the confirm
+to 1.33) runs on both maps of the 10 nearest paintings at their 4 best turns; the confirm
 pass (96 px) runs on the best of those alone, at its turn and 5 scales around its scale. The similarity is the
 confirm pass's: at 96 px two paintings that merely share a layout fall well below a copy.
 """
@@ -71,7 +71,8 @@ class Search:
     scales: tuple[float, ...] = (0.75, 0.83, 0.91, 1.0, 1.1, 1.21, 1.33)   # candidate size / pool size
     coarse: int = 16                                           # coarse edge map, px
     coarse_scales: tuple[float, ...] = (0.8, 1.0, 1.25)
-    shortlist: int = 6                                         # pool paintings the fine pass runs on
+    shortlist: int = 10                                        # pool paintings the fine pass runs on (near-alike
+                                                               # landscapes crowd a shorter list)
     turns: int = 4                                             # of their turns the fine pass tries (8: all)
     confirm: int = 96                                          # confirm edge map, px; 0: no confirm pass
     confirm_steps: tuple[float, ...] = (0.94, 0.97, 1.0, 1.03, 1.06)   # times the fine pass's scale
