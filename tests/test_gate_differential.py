@@ -140,7 +140,7 @@ def _runs_in_v8(code: str, oracle: dict) -> set[str]:
 
 @pytest.mark.chromium
 def test_every_fuzzed_disagreement_that_runs_its_payload_is_refused(renderer):
-    found = differentials(fuzzed(3000))
+    found = differentials(fuzzed(4000))
     assert len(found) > 50, "the fuzzer no longer finds differentials: make it harder"
     codes = [extract_sketch(reply).code for reply in found]
     live = [(reply, code, names) for reply, code, oracle in zip(found, codes, acorn(codes))
