@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import datetime
 import random
-import re
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from copies import honest_sketches  # the same honest corpus as the picture and sketch sides
 from results import markdown, print_tables, replace_section
 from rich.console import Console
 
@@ -34,17 +34,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 START, END = "<!-- copy-shapes-benchmark:start -->", "<!-- copy-shapes-benchmark:end -->"
 SPLICES, REROLLS = 12, (1, 2)
-
-
-def honest_sketches() -> dict[str, str]:
-    from brushwork.painter import paint
-
-    sketches = {f"painter {s}": paint(s).code for s in range(8)}
-    for path in sorted((HERE.parent / "src/brushwork/examples").glob("good_*.md")):
-        sketches[path.stem] = re.search(r"```(?:js|javascript)?\n(.*?)```", path.read_text(), re.S).group(1)
-    for path in sorted((HERE / "sketches").glob("*.js")):
-        sketches[path.stem] = path.read_text()
-    return sketches
 
 
 def _summary(name: str, found: list, threshold: float, copies: bool) -> list[str]:
