@@ -35,15 +35,18 @@ def _is_renderer(pid: int) -> bool:
 
 class RendererCpu:
     """CPU seconds the renderers of the browser leading process group `group` spent since
-    this meter was made (renderers that start later count from zero). Finding the renderers
-    reads every /proc entry (~3 ms), so that is redone once a second, not at every reading."""
+    this meter was made (renderers that start later count from zero: each job's page is new,
+    and so is its renderer, which may start after the meter). Finding the renderers reads every
+    /proc entry (~3 ms), so that is redone every `rescan_s`, not at every reading; a renderer
+    that has exited keeps its last reading (the job's page is closed before the last one)."""
 
-    def __init__(self, group: int, rescan_s: float = 1.0):
+    def __init__(self, group: int, rescan_s: float = 0.2):
         self.group = group
         self.rescan_s = rescan_s
         self._renderer: dict[int, bool] = {}
         self._pids: list[int] = []
         self._next_scan = 0.0
+        self._seen: dict[int, int] = {}
         self._base = self._ticks()
 
     def _scan(self) -> list[int]:
@@ -59,14 +62,13 @@ class RendererCpu:
 
     def _ticks(self) -> dict[int, int]:
         if time.monotonic() >= self._next_scan:
-            self._pids = self._scan()
+            self._pids = sorted(set(self._pids) | set(self._scan()))
             self._next_scan = time.monotonic() + self.rescan_s
-        ticks = {}
         for pid in self._pids:
             stat = _stat(pid)
             if stat is not None and stat[0] == self.group:
-                ticks[pid] = stat[1]
-        return ticks
+                self._seen[pid] = stat[1]
+        return dict(self._seen)
 
     def seconds(self) -> float:
         now = self._ticks()
