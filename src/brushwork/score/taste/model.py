@@ -463,8 +463,11 @@ class TasteModel:
 
     def prefer(self, first: bytes, second: bytes, domain: str = "") -> float:
         """P(first is preferred over second), from the bounded utilities, both in `domain`; by
-        default the domain of whichever is a pool painting (the judge's reference)."""
-        domain = domain or self.domain_of(second) or self.domain_of(first)
+        default the domain of whichever is a pool painting (the judge's reference), pooled when
+        both are pool paintings of different domains, so the order asked never changes it."""
+        if not domain:
+            ours = {d for d in (self.domain_of(first), self.domain_of(second)) if d}
+            domain = ours.pop() if len(ours) == 1 else ""
         return float(_sigmoid(self.utility(first, domain) - self.utility(second, domain)))
 
     def save(self, path: Path | str) -> Path:
