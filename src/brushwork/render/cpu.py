@@ -12,17 +12,15 @@ from __future__ import annotations
 import os
 import time
 
+from brushwork.render.processes import stat_fields
+
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 
 def _stat(pid: int) -> tuple[int, int] | None:
     """(process group, utime + stime ticks) of `pid`, or None once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()  # the command name may hold spaces
-    except (OSError, IndexError):
-        return None
-    return int(fields[2]), int(fields[11]) + int(fields[12])
+    fields = stat_fields(pid)
+    return None if fields is None else (int(fields[2]), int(fields[11]) + int(fields[12]))
 
 
 def _is_renderer(pid: int) -> bool:

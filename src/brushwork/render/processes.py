@@ -24,14 +24,19 @@ NAMES = {"browser": "the browser", "gpu-process": "the GPU process", "utility": 
          "zygote": "a zygote"}
 
 
-def _stat(pid: int) -> tuple[bytes, int, int, int] | None:
-    """(state, process group, start time in ticks, parent) of `pid`, or None once it is gone."""
+def stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of /proc/<pid>/stat after the command name (state first), or None once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()  # the command name may hold spaces
+            return f.read().rsplit(b")", 1)[1].split()  # the command name may hold spaces
     except (OSError, IndexError):
         return None
-    return fields[0], int(fields[2]), int(fields[19]), int(fields[1])
+
+
+def _stat(pid: int) -> tuple[bytes, int, int, int] | None:
+    """(state, process group, start time in ticks, parent) of `pid`, or None once it is gone."""
+    fields = stat_fields(pid)
+    return None if fields is None else (fields[0], int(fields[2]), int(fields[19]), int(fields[1]))
 
 
 def _cmdline(pid: int) -> bytes:
