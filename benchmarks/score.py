@@ -39,9 +39,9 @@ class CountingAesthetic:
     def __init__(self, inner):
         self.inner, self.calls, self.remote = inner, 0, False
 
-    async def score(self, png: bytes, prompt: str = "", domain: str = "") -> float:
+    async def score(self, png: bytes, subject: str = "", domain: str = "") -> float:
         self.calls += 1
-        return await self.inner.score(png, prompt)
+        return await self.inner.score(png, subject)
 
 
 async def run(console: Console) -> dict:

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
-from servers import FakeVLMJudge, openai_judge_app, serve
+from servers import COLOURS, FakeVLMJudge, openai_judge_app, serve
 
-from brushwork.errors import ConfigError
+from brushwork.core.chat import image_part
+from brushwork.errors import ConfigError, JudgeUnavailable
 from brushwork.score.backends import OpenAIJudge, Retry
-from brushwork.score.judge import JudgePrompt, PairwiseJudge, available_prompts, parse_answer
+from brushwork.score.card import ScoreCard
+from brushwork.score.judge import (
+    ANSWER_SCHEMA,
+    RESPONSE_FORMAT,
+    JudgePrompt,
+    PairwiseJudge,
+    Reading,
+    available_prompts,
+    parse_answer,
+)
 from brushwork.score.verdicts import VerdictCache
 
 
@@ -38,38 +51,53 @@ REFS = (Ref("small", "okay", painting(6)), Ref("big", "love", painting(28)))
 CANDIDATE = painting(16)
 
 
+def schema_answer(**changes) -> str:
+    answer = {"winner": "A", "a_matches_request": True, "b_matches_request": False, "reason": "softer"}
+    answer.update(changes)
+    return json.dumps({k: v for k, v in answer.items() if v is not DROP})
+
+
+DROP = object()
+
+
 @pytest.mark.parametrize("text,winner", [
-    ('{"reason": "softer", "winner": "first"}', "first"),
-    ('{"winner": "first", "reason": "softer"}', "first"),
-    ('```json\n{"reason": "x", "winner": "Second"}\n```', "second"),
-    ('Sure! {"reason": "equal", "winner": "tie"} hope that helps', "tie"),
-    ('{"winner": "image 1"}', "first"),
-    ('{"winner": "the left one"}', None),
-    # reasoning before the verdict: the last verdict wins
-    ('Image 1 {has} softer edges. {"reason": "softer", "winner": "first"}', "first"),
-    ('{"reason": "at first", "winner": "first"}\nOn reflection: {"reason": "muddy", "winner": "second"}', "second"),
-    ('{"reason": "a {nested} brace", "detail": {"winner": "second"}, "winner": "first"}', "first"),
-    # a quote left unescaped in the reason: the winner field still reads
-    ('{"reason": "the "wet" edges", "winner": "second"}', "second"),
-    ("first", None), ("", None), ('{"winner": ', None), ("[1, 2]", None), ('{"reason": "no verdict"}', None),
+    (schema_answer(), "first"),
+    (schema_answer(winner="B"), "second"),
+    ('  {"reason": "x", "b_matches_request": true, "a_matches_request": true, "winner": "B"}\n', "second"),
+    # outside the schema: each is asked again, then counts as unread
+    (schema_answer(winner="tie"), None), (schema_answer(winner="first"), None), (schema_answer(winner="a"), None),
+    (schema_answer(a_matches_request="yes"), None), (schema_answer(b_matches_request=DROP), None),
+    (schema_answer(reason=DROP), None), (schema_answer(reason="x" * 301), None), (schema_answer(extra=1), None),
+    ("```json\n" + schema_answer() + "\n```", None), ("Sure! " + schema_answer(), None),
+    (schema_answer()[:-12], None), ('{"reason": "softer", "winner": "first"}', None),
+    ("first", None), ("", None), ("[1, 2]", None), ("null", None),
 ])
-def test_parse_answer(text, winner):
-    assert parse_answer(text)[0] == winner
+def test_parse_answer_reads_only_the_schema(text, winner):
+    reading = parse_answer(text)
+    assert (reading.winner if reading else None) == winner
 
 
-def test_parse_answer_keeps_the_reason_of_the_last_verdict():
-    assert parse_answer('{"reason": "a", "winner": "first"} {"reason": "b", "winner": "tie"}') == ("tie", "b")
-    assert parse_answer('{"reason": "the "wet" edges", "winner": "second"}') == ("second", 'the "wet" edges')
+def test_parse_answer_reads_adherence_and_the_reason():
+    assert parse_answer(schema_answer()) == Reading("first", True, False, "softer")
+    assert parse_answer(schema_answer(winner="B", a_matches_request=False, b_matches_request=True,
+                                      reason="only B is peach")) == Reading("second", False, True, "only B is peach")
 
 
-def test_bundled_prompts_describe_the_medium():
+def test_the_schema_puts_the_verdict_first_and_allows_no_tie():
+    assert list(ANSWER_SCHEMA["properties"])[0] == "winner"
+    assert ANSWER_SCHEMA["properties"]["winner"]["enum"] == ["A", "B"]
+    assert set(ANSWER_SCHEMA["required"]) == set(ANSWER_SCHEMA["properties"])
+    assert ANSWER_SCHEMA["additionalProperties"] is False
+
+
+def test_bundled_prompts_ask_for_adherence_then_the_medium():
     assert {"watercolour", "landscape"} <= set(available_prompts())
     p = JudgePrompt.load("watercolour")
-    assert "bleed" in p.system and '"winner"' in p.user_text("a peach hibiscus")
-    for name in available_prompts():   # the reason before the verdict, in every bundled prompt
-        user = JudgePrompt.load(name).user_text("a hibiscus")
-        assert user.rindex('"reason"') < user.rindex('"winner"'), name
-    assert "peach hibiscus" in p.user_text("a peach hibiscus")
+    assert "bleed" in p.system and "colour asked for" in p.system and "no tie" in p.system
+    for name in available_prompts():   # the verdict before the reason, the request in the question
+        user = JudgePrompt.load(name).user_text("a peach hibiscus")
+        assert "a peach hibiscus" in user and user.index('"winner"') < user.index('"reason"'), name
+        assert '"tie"' not in user and "a_matches_request" in user, name
 
 
 def judge_for(url, tmp_path=None, **kw):
@@ -79,7 +107,7 @@ def judge_for(url, tmp_path=None, **kw):
     return PairwiseJudge(backend, cache=cache, **kw)
 
 
-async def test_both_orders_are_asked_and_scored(tmp_path):
+async def test_both_orders_are_asked_within_the_schema_and_scored(tmp_path):
     vlm = FakeVLMJudge("good")
     with serve(openai_judge_app(vlm)) as url:
         result = await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "a hibiscus")
@@ -87,29 +115,108 @@ async def test_both_orders_are_asked_and_scored(tmp_path):
         assert vlm.last_auth == "Bearer sk-secret-123"
         body = vlm.requests[0]
         assert body["temperature"] == 0 and body["model"] == "fake-vlm"
-        assert [p["type"] for p in body["messages"][1]["content"]].count("image_url") == 2
+        assert body["response_format"] == {"type": "json_schema", "json_schema": {
+            "name": "pairwise_verdict", "schema": ANSWER_SCHEMA, "strict": True}}
+        assert body["chat_template_kwargs"] == {"enable_thinking": False} and body["max_tokens"] >= 512
+        parts = body["messages"][1]["content"]
+        assert [p["type"] for p in parts] == ["text", "image_url", "text", "image_url", "text"]
+        assert [parts[0]["text"], parts[2]["text"]] == ["Image A:", "Image B:"]
+        assert "asked to show: a hibiscus." in parts[4]["text"]
         # more paint wins: beats the small reference in both orders, loses to the big one in both
         outcomes = {c.reference: c.outcome for c in result.comparisons}
         assert outcomes == {"small": 1.0, "big": 0.0} and result.score == 0.5
         c = result.comparisons[0]
         assert c.candidate_first.order == "candidate_first" and c.reference_first.order == "reference_first"
-        assert c.candidate_first.reason.startswith("more paint")
+        assert c.candidate_first.reason.startswith("more paint") and c.candidate_matches is True
         # cached verdicts: asking again costs nothing
         again = await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "a hibiscus")
         assert len(vlm.requests) == 4 and again.score == 0.5 and again.calls == 0
+        assert again.comparisons == tuple(dataclasses.replace(c, candidate_first=dataclasses.replace(
+            c.candidate_first, cached=True, seconds=0.0, tokens=0), reference_first=dataclasses.replace(
+            c.reference_first, cached=True, seconds=0.0, tokens=0)) for c in result.comparisons)
+        # the question names the subject, so a cached verdict answers that subject only
+        await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "A  Hibiscus")
+        assert len(vlm.requests) == 4
+        await judge_for(url, tmp_path).judge(CANDIDATE, REFS, "a peach hibiscus")
+        assert len(vlm.requests) == 8
+        # and a new version of the question (prompt or schema) is asked anew
+        newer = JudgePrompt("watercolour-next", *(lambda p: (p.system, p.user))(JudgePrompt.load()))
+        await judge_for(url, tmp_path, prompt=newer).judge(CANDIDATE, REFS, "a hibiscus")
+        assert len(vlm.requests) == 12
+
+
+def test_a_request_without_the_schema_is_refused_by_the_server():
+    """The local server enforces response_format, as the judge's tests rely on."""
+    from brushwork.core.chat import ChatClient
+
+    async def ask(**kw):
+        chat = ChatClient(url + "/v1", "fake-vlm", retry=Retry(1, 0.01, 5), error_cls=JudgeUnavailable)
+        try:
+            return await chat.complete([{"role": "system", "content": "s"}, {"role": "user", "content": [
+                {"type": "text", "text": "Image A:"}, image_part(CANDIDATE),
+                {"type": "text", "text": "Image B:"}, image_part(REFS[0].png), {"type": "text", "text": "?"}]}], **kw)
+        finally:
+            await chat.aclose()
+
+    with serve(openai_judge_app(FakeVLMJudge("good"))) as url:
+        with pytest.raises(JudgeUnavailable, match="HTTP 400.*JSON schema"):
+            asyncio.run(ask())
+        with pytest.raises(JudgeUnavailable, match="HTTP 400"):
+            asyncio.run(ask(response_format={"type": "json_object"}))
+        answer = asyncio.run(ask(response_format=RESPONSE_FORMAT))
+    reading = parse_answer(answer.text)
+    assert reading.winner == "first" and reading.first_matches and reading.reason.startswith("more paint")
+
+
+PEACH, BLUE = COLOURS["peach"], COLOURS["blue"]
+
+
+async def test_adherence_is_weighed_first_and_rides_the_verdicts_onto_the_card():
+    """The attack: more paint, in the wrong colour. The stand-in reads the question's colour
+    (the request reaches it) and says each painting's adherence; the verdicts carry it, and the
+    ScoreCard keeps it through JSON. Its legal twin, the same painting in the colour asked
+    for, wins."""
+    refs = (Ref("peach", "love", painting(10, PEACH)),)
+    with serve(openai_judge_app(FakeVLMJudge("good"))) as url:
+        wrong = await judge_for(url).judge(painting(24, BLUE), refs, "a peach hibiscus")
+        right = await judge_for(url).judge(painting(24, PEACH), refs, "a peach hibiscus")
+    (w,), (r,) = wrong.comparisons, right.comparisons
+    assert w.outcome == 0.0 and w.candidate_matches is False and right.score == 1.0 and r.candidate_matches is True
+    assert (w.candidate_first.first_matches, w.candidate_first.second_matches) == (False, True)
+    assert (w.reference_first.first_matches, w.reference_first.second_matches) == (True, False)
+    assert w.candidate_first.reason == "only one is what was asked"
+    card = ScoreCard(True, 0.5, {"judge": wrong.score}, {"judge": 0.6}, None, comparisons=wrong.comparisons)
+    back = ScoreCard.from_dict(json.loads(json.dumps(card.to_dict())))
+    assert back.comparisons == wrong.comparisons and back.comparisons[0].candidate_matches is False
+
+
+async def test_an_answer_outside_the_schema_is_asked_again(tmp_path):
+    vlm = FakeVLMJudge("off_schema", fail_first=1)
+    with serve(openai_judge_app(vlm)) as url:
+        result = await judge_for(url, tmp_path, concurrency=1).judge(CANDIDATE, REFS[:1], "a hibiscus")
+    assert len(vlm.requests) == 3 and result.score == 1.0   # one order needed a second try
+    assert sum(v.tokens for c in result.comparisons for v in (c.candidate_first, c.reference_first)) == 3 * 120
+
+
+async def test_answers_always_outside_the_schema_are_none_never_cached(tmp_path):
+    vlm = FakeVLMJudge("malformed")
+    with serve(openai_judge_app(vlm)) as url:
+        result = await judge_for(url, tmp_path, attempts=3).judge(CANDIDATE, REFS)
+        assert len(vlm.requests) == 2 * 2 * 3    # 2 references x 2 orders x 3 attempts
+        assert result.score is None and "outside the schema" in result.error
+        assert all(c.outcome is None for c in result.comparisons)
+        verdict = result.comparisons[0].candidate_first
+        assert verdict.winner is None and "3 times" in verdict.reason and "nicer, honestly" in verdict.reason
+        await judge_for(url, tmp_path, attempts=1).judge(CANDIDATE, REFS)
+        assert len(vlm.requests) == 12 + 4        # nothing was cached
+    with pytest.raises(ConfigError, match="attempts must be >= 1"):
+        judge_for("http://127.0.0.1:9", attempts=0)
 
 
 async def test_position_bias_becomes_a_tie():
     with serve(openai_judge_app(FakeVLMJudge("biased"))) as url:
         result = await judge_for(url).judge(CANDIDATE, REFS)
     assert [c.outcome for c in result.comparisons] == [0.5, 0.5]
-
-
-async def test_malformed_answers_never_count():
-    with serve(openai_judge_app(FakeVLMJudge("malformed"))) as url:
-        result = await judge_for(url).judge(CANDIDATE, REFS)
-    assert result.score is None and "parsed" in result.error
-    assert all(c.outcome is None for c in result.comparisons)
 
 
 async def test_5xx_is_retried_then_succeeds():

@@ -7,6 +7,7 @@ import hashlib
 import json
 
 import pytest
+from servers import FakeVLMJudge, openai_judge_app, serve
 from typer.testing import CliRunner
 
 from brushwork.cli import app
@@ -17,7 +18,7 @@ from brushwork.pool.snapshot import pool_from_store
 from brushwork.pool.store import PoolStore
 from brushwork.score.audit import ARTIFACTSBENCH_AGREEMENT, human_audit
 from brushwork.score.backends import TasteJudge
-from brushwork.score.judge import Answer, PairwiseJudge
+from brushwork.score.judge import ANSWER_SCHEMA, Answer, JudgePrompt, PairwiseJudge
 
 pytestmark = pytest.mark.chromium
 
@@ -25,7 +26,7 @@ TIER_PAIRS = ("love>okay", "love>nope", "okay>nope")
 
 
 class ScriptedJudge:
-    """A stand-in backend: "first" always, or the better tier of the two (looked up by image)."""
+    """A stand-in backend: image A always, or the better tier of the two (looked up by image)."""
 
     def __init__(self, mode: str, pool=None):
         self.mode, self.model_id = mode, f"scripted:{mode}"
@@ -37,11 +38,12 @@ class ScriptedJudge:
         a, b = hashlib.sha256(first_png).hexdigest(), hashlib.sha256(second_png).hexdigest()
         self.asked.append((a, b))
         if self.mode == "first":
-            winner = "first"
-        else:
-            better = self.rank[a] < self.rank[b] if self.mode == "tiers" else self.rank[a] > self.rank[b]
-            winner = "tie" if self.rank[a] == self.rank[b] else "first" if better else "second"
-        return Answer(f'{{"reason": "{self.mode}", "winner": "{winner}"}}')
+            winner = "A"
+        else:   # answers within the judge's schema: no tie
+            better = self.rank[a] <= self.rank[b] if self.mode == "tiers" else self.rank[a] >= self.rank[b]
+            winner = "A" if better else "B"
+        return Answer(json.dumps({"winner": winner, "a_matches_request": True, "b_matches_request": True,
+                                  "reason": self.mode}))
 
 
 def check_summary(summary, pairs, paintings):
@@ -160,3 +162,25 @@ def test_cli_judge_audit_human(example_pool, tmp_path):
     bad = CliRunner().invoke(app, ["judge", "audit", "--human", "--pool", str(store.root), "--judge", "openai",
                                    "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", "m"])
     assert bad.exit_code == 2 and "no held-out" in bad.output
+
+
+def test_cli_judge_audit_human_asks_a_vlm_within_the_schema(example_pool):
+    """`judge audit --human` against the local OpenAI-compatible server (which refuses a request
+    without the JSON schema): every held-out pair asked in both orders, every answer read."""
+    vlm = FakeVLMJudge("good")
+    with serve(openai_judge_app(vlm)) as url:
+        res = CliRunner().invoke(app, ["judge", "audit", "--human", "--json", "--judge", "openai",
+                                       "--judge-url", url + "/v1", "--judge-model", "fake-vlm"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)
+    assert report["judge"] == "openai:fake-vlm" and report["prompt"] == JudgePrompt.load().version
+    assert report["asked"] == len(vlm.requests) == 2 * 27 and report["parsed_rate"] == 1
+    assert report["unparsed_pairs"] == 0 and report["tiers"]["overall"]["pairs"] == 27
+    assert all(body["response_format"]["json_schema"]["schema"] == ANSWER_SCHEMA for body in vlm.requests)
+    malformed = FakeVLMJudge("malformed")
+    with serve(openai_judge_app(malformed)) as url:
+        res = CliRunner().invoke(app, ["judge", "audit", "--human", "--json", "--judge", "openai",
+                                       "--judge-url", url + "/v1", "--judge-model", "fake-vlm"])
+    report = json.loads(res.stdout)
+    assert report["parsed_rate"] == 0 and report["unparsed_pairs"] == 27
+    assert len(malformed.requests) == 2 * 27 * 2      # each question asked again once, then unread

@@ -115,10 +115,11 @@ class ChatClient:
         return self._client
 
     async def complete(self, messages: list[dict], *, temperature: float = 0.0, max_tokens: int | None = None,
-                       response_format: dict | None = None, client=None) -> Completion:
-        """Ask once (with retries). `client`: an `httpx.AsyncClient` to use instead of this
-        object's own (which `aclose` closes)."""
-        payload: dict = {"model": self.model, "messages": messages, "temperature": temperature}
+                       response_format: dict | None = None, extra: dict | None = None, client=None) -> Completion:
+        """Ask once (with retries). `extra`: more request fields, for a server that reads them
+        (vLLM's ``chat_template_kwargs``). `client`: an `httpx.AsyncClient` to use instead of
+        this object's own (which `aclose` closes)."""
+        payload: dict = {"model": self.model, "messages": messages, "temperature": temperature, **(extra or {})}
         if max_tokens is not None:
             payload["max_tokens"] = max_tokens
         if response_format is not None:

@@ -21,7 +21,7 @@ import numpy as np
 from brushwork.core.stats import painting_interval
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
-from brushwork.score.judge import PairwiseJudge, parse_answer
+from brushwork.score.judge import PairwiseJudge
 
 
 def _pairs(pool: Pool, n: int, seed: int):
@@ -36,12 +36,9 @@ async def audit(judge: PairwiseJudge, pool: Pool, n_pairs: int = 24, seed: int =
                 subject: str = "a loose watercolour flower") -> dict:
     backend, prompt = judge.backend, judge.prompt
     pairs = _pairs(pool, n_pairs, seed)
-    limit = asyncio.Semaphore(8)
 
-    async def ask(first, second):
-        async with limit:
-            answer = await backend.ask(first.image_bytes(), second.image_bytes(), prompt, subject)
-        return parse_answer(answer.text)[0]
+    async def ask(first, second):   # through the judge's schema and its retries, never its cache
+        return (await judge.ask(first.image_bytes(), second.image_bytes(), subject)).winner
 
     jobs = [(p, r, o) for p in range(len(pairs)) for r in range(repeats) for o in ("ab", "ba")]
     answers = await asyncio.gather(*(ask(*(pairs[p] if o == "ab" else pairs[p][::-1])) for p, r, o in jobs))
@@ -138,14 +135,11 @@ async def human_audit(judge: PairwiseJudge, pool: Pool, n_pairs: int = 200, seed
     people = [(by_id[won], by_id[lost]) for won, lost in pool.preferences if won in by_id and lost in by_id]
 
     backend, prompt = judge.backend, judge.prompt
-    limit = asyncio.Semaphore(8)
     memo: dict[tuple[str, str], asyncio.Task] = {}
 
-    async def ask(first, second):
-        async with limit:
-            shared = first.subject if first.subject and first.subject == second.subject else subject
-            answer = await backend.ask(first.image_bytes(), second.image_bytes(), prompt, shared)
-        return parse_answer(answer.text)[0]
+    async def ask(first, second):   # through the judge's schema and its retries, never its cache
+        shared = first.subject if first.subject and first.subject == second.subject else subject
+        return (await judge.ask(first.image_bytes(), second.image_bytes(), shared)).winner
 
     def asked(first, second):   # each ordered question once, however many pairs need it
         key = (first.id, second.id)

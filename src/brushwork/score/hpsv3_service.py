@@ -6,11 +6,14 @@ cannot live with, so it runs in its own virtualenv and process:
     python -m venv hps && hps/bin/pip install hpsv3 fastapi uvicorn brushwork --no-deps
     hps/bin/brushwork serve-hpsv3 --host 0.0.0.0 --port 8100 --device cuda
 
-POST /score {"images": [base64 PNG, ...], "prompt": "..."} -> {"scores": [sigmoid(mu/4)], "mu": [...]}
+POST /score {"images": [base64 PNG, ...], "prompts": ["...", ...]} -> {"scores": [sigmoid(mu/4)], "mu": [...]}
 GET /health -> {"status": "ok" | "loading" | "error", "model_loaded": bool, "detail": str}
 
-The model is loaded lazily on the first request (or at start with --preload), so /health
-answers at once. Tests run the real app with a stand-in inferencer (no GPU here).
+One prompt per image (each painting is scored for its own task's prompt), up to 64 a request,
+scored in one call of the inferencer; the model runs one forward pass at a time (requests are served
+in threads, and two passes at once would share one GPU's memory for no gain). The model is
+loaded lazily on the first request (or at start with --preload), so /health answers at once.
+Tests run the real app with a stand-in inferencer (no GPU here).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import math
 import threading
 from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from brushwork.errors import SetupError
 
@@ -32,10 +35,22 @@ class Inferencer(Protocol):
     def reward(self, prompts: list[str], image_paths: list) -> list: ...
 
 
+MAX_IMAGES = 64
+
+
 class ScoreRequest(BaseModel):
     model_config = {"extra": "forbid"}
-    images: list[str] = Field(..., min_length=1, max_length=64, description="base64-encoded PNG images")
-    prompt: str = Field("a loose watercolour flower", max_length=2000)
+    images: list[str] = Field(..., min_length=1, max_length=MAX_IMAGES, description="base64-encoded PNG images")
+    prompts: list[str] = Field(..., min_length=1, max_length=MAX_IMAGES,
+                               description="the prompt each image is scored for, in the same order")
+
+    @model_validator(mode="after")
+    def _one_prompt_per_image(self):
+        if len(self.prompts) != len(self.images):
+            raise ValueError(f"{len(self.images)} images and {len(self.prompts)} prompts: give one prompt per image")
+        if any(len(p) > 2000 for p in self.prompts):
+            raise ValueError("a prompt is over 2000 characters: shorten it")
+        return self
 
 
 class ScoreResponse(BaseModel):
@@ -67,7 +82,8 @@ def create_app(loader=load_hpsv3, preload: bool = False, **loader_kwargs):
     from PIL import Image
 
     state = {"model": None, "status": "loading" if preload else "idle", "detail": ""}
-    lock = threading.Lock()
+    lock = threading.Lock()      # one load
+    forward = threading.Lock()   # one forward pass at a time
 
     def model():
         with lock:
@@ -108,7 +124,8 @@ def create_app(loader=load_hpsv3, preload: bool = False, **loader_kwargs):
         except Exception as e:
             raise HTTPException(503, f"HPSv3 could not be loaded: {e}") from e
         # HPSv3RewardInferencer.reward takes paths or PIL images and returns (mu, sigma) per image.
-        mus = [_mu(r) for r in m.reward(prompts=[req.prompt] * len(images), image_paths=images)]
+        with forward:
+            mus = [_mu(r) for r in m.reward(prompts=list(req.prompts), image_paths=images)]
         return ScoreResponse(scores=[1 / (1 + math.exp(-mu / 4)) for mu in mus], mu=mus)
 
     return app

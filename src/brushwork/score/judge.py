@@ -1,12 +1,16 @@
 """The public recipe's pairwise judge protocol, independent of who answers.
 
-The candidate meets each drawn reference twice, once in each order; an answer is
-``{"reason": ..., "winner": "first" | "second" | "tie"}`` (the reason first, so the judge
-reasons before it decides; the last verdict in a reply wins); a comparison counts only when
-both orders parsed; each order scores the candidate 1 / 0.5 / 0 and the comparison is the
-mean of the two (so a verdict that flips with the order is a tie); the judge term is the
-mean over counted comparisons. Verdicts are cached by (image hashes, order, judge model,
-prompt version). Backends (`brushwork.score.backends`) only answer one ordered question.
+The candidate meets each drawn reference twice, once in each order. The question names what
+the task asked for (its subject, colour included: "a peach hibiscus"), and a VLM's answer is
+bound by a JSON schema (`ANSWER_SCHEMA`, sent as the request's ``response_format``) with the
+verdict first and no tie: ``{"winner": "A" | "B", "a_matches_request": bool,
+"b_matches_request": bool, "reason": "..."}``, image A being the one shown first. An answer
+outside the schema is asked again (`PairwiseJudge.attempts` in all), then counts as unread: a
+comparison counts only when both orders were read; each order scores the candidate 1 / 0 (0.5
+for the offline judge's tie) and the comparison is the mean of the two (a verdict that flips with
+the order is a tie); the judge term is the mean over counted comparisons. Verdicts are cached by
+(image hashes, order, judge model, question: prompt version, schema version and subject).
+Backends (`brushwork.score.backends`) only answer one ordered question.
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -27,10 +30,23 @@ import yaml
 from brushwork.errors import ConfigError, JudgeUnavailable
 from brushwork.score.verdicts import VerdictCache
 
-Winner = Literal["first", "second", "tie"]
-_WINNERS = {"first": "first", "1": "first", "image 1": "first", "a": "first", "left": "first",
-            "second": "second", "2": "second", "image 2": "second", "b": "second", "right": "second",
-            "tie": "tie", "draw": "tie", "equal": "tie", "neither": "tie"}
+Winner = Literal["first", "second", "tie"]   # "tie": only the offline taste judge's band says it
+
+SCHEMA_VERSION = "ab-adherence-1"   # part of every verdict's cache key: bump it with the schema
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {   # in the order a schema-bound decoder writes them: the verdict first
+        "winner": {"type": "string", "enum": ["A", "B"]},
+        "a_matches_request": {"type": "boolean"},
+        "b_matches_request": {"type": "boolean"},
+        "reason": {"type": "string", "maxLength": 300},
+    },
+    "required": ["winner", "a_matches_request", "b_matches_request", "reason"],
+    "additionalProperties": False,
+}
+RESPONSE_FORMAT = {"type": "json_schema",
+                   "json_schema": {"name": "pairwise_verdict", "schema": ANSWER_SCHEMA, "strict": True}}
+_WINNERS = {"A": "first", "B": "second"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,10 @@ class JudgePrompt:
 
     def user_text(self, subject: str) -> str:
         return self.user.format(subject=subject or "a flower")
+
+    def question_key(self, subject: str) -> str:
+        """What a cached verdict answered: this prompt's version, the answer schema's, the subject."""
+        return f"{self.version}/{SCHEMA_VERSION}/{' '.join(subject.lower().split())}"
 
     @classmethod
     def load(cls, name_or_path: str = "watercolour") -> JudgePrompt:
@@ -64,13 +84,25 @@ def available_prompts() -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """One backend answer to one ordered question."""
+class Reading:
+    """What one answer says: who won, whether each painting is what was asked, and why."""
 
-    text: str
+    winner: Winner
+    first_matches: bool | None = None
+    second_matches: bool | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One backend answer to one ordered question: the reply's text, or a `reading` given
+    ready-made by a backend that decides without writing (the taste model)."""
+
+    text: str = ""
     seconds: float = 0.0
     tokens: int = 0
     probability: float | None = None   # P(first wins), when the backend knows it
+    reading: Reading | None = None
 
 
 class JudgeBackend(Protocol):
@@ -79,42 +111,31 @@ class JudgeBackend(Protocol):
     async def ask(self, first_png: bytes, second_png: bytes, prompt: JudgePrompt, subject: str) -> Answer: ...
 
 
-_DECODER = json.JSONDecoder()
-_WINNER_FIELD = re.compile(r'"winner"\s*:\s*"([^"\n]*)"', flags=re.IGNORECASE)
-_REASON_FIELD = re.compile(r'"reason"\s*:\s*"(.*?)"\s*,\s*"winner"', flags=re.IGNORECASE | re.DOTALL)
+def _fits(data, schema: dict) -> bool:
+    """`data` is an object `schema` allows (the parts of JSON Schema that `ANSWER_SCHEMA` uses)."""
+    props = schema["properties"]
+    if not isinstance(data, dict) or not set(schema["required"]) <= set(data) <= set(props):
+        return False
+    kinds = {"string": str, "boolean": bool}
+    for key, value in data.items():
+        rule = props[key]
+        if not isinstance(value, kinds[rule["type"]]) or ("enum" in rule and value not in rule["enum"]):
+            return False
+        if isinstance(value, str) and len(value) > rule.get("maxLength", len(value)):
+            return False
+    return True
 
 
-def _objects(text: str):
-    """Every top-level JSON object in `text` (prose, code fences and all around them), in order."""
-    pos = 0
-    while (start := text.find("{", pos)) != -1:
-        try:
-            data, end = _DECODER.raw_decode(text, start)
-        except ValueError:
-            pos = start + 1
-            continue
-        if isinstance(data, dict):
-            yield data
-        pos = end
-
-
-def parse_answer(text: str) -> tuple[Winner | None, str]:
-    """(winner, reason) from a judge's reply; winner None when it cannot be read.
-
-    The prompt asks for ``{"reason": ..., "winner": ...}``: the verdict comes after the
-    reasoning, so the last object with a "winner" decides (a judge that changes its mind
-    ends with its final answer). When no object parses (say, a quote left unescaped in the
-    reason), the last ``"winner": "..."`` field in the text decides. No verdict: None."""
-    text = text[-20_000:]
-    verdicts = [d for d in _objects(text) if "winner" in d]
-    if verdicts:
-        data = verdicts[-1]
-        return _WINNERS.get(str(data["winner"]).strip().lower()), str(data.get("reason", ""))[:300]
-    fields = _WINNER_FIELD.findall(text)
-    if not fields:
-        return None, ""
-    reasons = _REASON_FIELD.findall(text)
-    return _WINNERS.get(fields[-1].strip().lower()), (reasons[-1] if reasons else "")[:300]
+def parse_answer(text: str) -> Reading | None:
+    """The reading of a schema-bound reply, or None when the reply is outside `ANSWER_SCHEMA`
+    (prose, a code fence, a tie, a missing or extra field, a reply cut short)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not _fits(data, ANSWER_SCHEMA):
+        return None
+    return Reading(_WINNERS[data["winner"]], data["a_matches_request"], data["b_matches_request"], data["reason"])
 
 
 @dataclass(frozen=True)
@@ -126,6 +147,8 @@ class Verdict:
     cached: bool = False
     seconds: float = 0.0
     tokens: int = 0
+    first_matches: bool | None = None    # the judge's word: the painting shown first is what was asked
+    second_matches: bool | None = None
 
     @property
     def candidate_score(self) -> float | None:
@@ -135,6 +158,11 @@ class Verdict:
             return 0.5
         mine = "first" if self.order == "candidate_first" else "second"
         return 1.0 if self.winner == mine else 0.0
+
+    @property
+    def candidate_matches(self) -> bool | None:
+        """Whether the judge read the candidate as the subject and colour asked for."""
+        return self.first_matches if self.order == "candidate_first" else self.second_matches
 
 
 @dataclass(frozen=True)
@@ -150,6 +178,12 @@ class Comparison:
         if a is None or b is None:
             return None
         return (a + b) / 2
+
+    @property
+    def candidate_matches(self) -> bool | None:
+        """The candidate's adherence when both orders say the same, else None."""
+        a, b = self.candidate_first.candidate_matches, self.reference_first.candidate_matches
+        return a if a == b else None
 
 
 @dataclass(frozen=True)
@@ -168,27 +202,47 @@ def image_hash(png: bytes) -> str:
 
 
 class PairwiseJudge:
-    """Runs the protocol with one backend: both orders, caching, a concurrency limit."""
+    """Runs the protocol with one backend: both orders, an answer outside the schema asked
+    again (`attempts` in all), caching, a concurrency limit."""
 
     def __init__(self, backend: JudgeBackend, prompt: JudgePrompt | None = None,
-                 cache: VerdictCache | None = None, concurrency: int = 8):
+                 cache: VerdictCache | None = None, concurrency: int = 8, attempts: int = 2):
+        if attempts < 1:
+            raise ConfigError(f"judge attempts must be >= 1 (asking at least once), got {attempts}")
         self.backend = backend
         self.prompt = prompt or JudgePrompt.load()
         self.cache = cache
+        self.attempts = attempts
         self._limit = asyncio.Semaphore(concurrency)
 
+    async def ask(self, first: bytes, second: bytes, subject: str = "",
+                  order: Literal["candidate_first", "reference_first"] = "candidate_first") -> Verdict:
+        """One ordered question, never cached: asked again while the answer is outside the
+        schema; after `attempts` such answers the verdict's winner is None (nobody's fault
+        but the judge's: the comparison does not count). `JudgeUnavailable` passes through."""
+        t0, tokens, text = time.perf_counter(), 0, ""
+        for _ in range(self.attempts):
+            async with self._limit:
+                answer = await self.backend.ask(first, second, self.prompt, subject)
+            tokens, text = tokens + answer.tokens, answer.text
+            reading = answer.reading or parse_answer(answer.text)
+            if reading is not None:
+                return Verdict(order, reading.winner, reading.reason, answer.probability,
+                               seconds=time.perf_counter() - t0, tokens=tokens,
+                               first_matches=reading.first_matches, second_matches=reading.second_matches)
+        return Verdict(order, None, f"answer outside the schema {self.attempts} times; the last: {text[:200]!r}",
+                       seconds=time.perf_counter() - t0, tokens=tokens)
+
     async def _verdict(self, first: bytes, second: bytes, order, subject: str) -> Verdict:
-        key = (image_hash(first), image_hash(second), self.backend.model_id, self.prompt.version)
+        key = (image_hash(first), image_hash(second), self.backend.model_id, self.prompt.question_key(subject))
         if self.cache is not None and (hit := self.cache.get(*key)) is not None:
-            return Verdict(order, hit["winner"], hit["reason"], hit.get("probability"), cached=True)
-        async with self._limit:
-            t0 = time.perf_counter()
-            answer = await self.backend.ask(first, second, self.prompt, subject)
-        winner, reason = parse_answer(answer.text)
-        verdict = Verdict(order, winner, reason, answer.probability, seconds=time.perf_counter() - t0,
-                          tokens=answer.tokens)
-        if self.cache is not None and winner is not None:
-            self.cache.put(*key, {"winner": winner, "reason": reason, "probability": answer.probability})
+            return Verdict(order, hit["winner"], hit["reason"], hit.get("probability"), cached=True,
+                           first_matches=hit.get("first_matches"), second_matches=hit.get("second_matches"))
+        verdict = await self.ask(first, second, subject, order)
+        if self.cache is not None and verdict.winner is not None:
+            self.cache.put(*key, {"winner": verdict.winner, "reason": verdict.reason,
+                                  "probability": verdict.probability, "first_matches": verdict.first_matches,
+                                  "second_matches": verdict.second_matches})
         return verdict
 
     async def compare(self, candidate: bytes, reference: bytes, ref_id: str, tier: str,
@@ -206,5 +260,6 @@ class PairwiseJudge:
             return JudgeResult(None, (), error=str(e))
         outcomes = [c.outcome for c in comparisons if c.outcome is not None]
         if not outcomes:
-            return JudgeResult(None, tuple(comparisons), error="no comparison parsed in both orders")
+            return JudgeResult(None, tuple(comparisons), error="no comparison read in both orders (answers "
+                               "outside the schema: see each verdict's reason)")
         return JudgeResult(sum(outcomes) / len(outcomes), tuple(comparisons))

@@ -190,7 +190,8 @@ class AestheticTerm(Term):
 
         remote = getattr(self.scorer, "remote", False)
         try:
-            return Value(await self.scorer.score(canvas.png, domain=canvas.domain), remote=remote, calls=1)
+            value = await self.scorer.score(canvas.png, subject=canvas.subject, domain=canvas.domain)
+            return Value(value, remote=remote, calls=1)
         except ScorerUnavailable as e:
             return Value(None, str(e), remote=remote, calls=1)
 
