@@ -1,5 +1,7 @@
 """A small SQLite store of judge verdicts, keyed by (first image, second image, model,
-prompt version): the same question is never paid for twice, across runs and processes."""
+question): the same question is never paid for twice, across runs and processes. The `prompt`
+column holds `JudgePrompt.question_key` (prompt version, answer-schema version, subject), so a
+changed prompt, schema or subject never reads an old verdict."""
 
 from __future__ import annotations
 
