@@ -149,7 +149,7 @@ def test_tiny_grpo_logs_term_stats_and_best_paintings_to_trackio_offline_and_ten
     env.update(TRACKIO_DIR=str(store), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HF_DATASETS_OFFLINE="1")
     args = ["--config", str(tmp_path / "config.yaml"), "--output_dir", str(out), "--tiny", "false",
             "--model_name_or_path", str(base), "--sft_samples", "0", "--max_steps", "2", "--warmup_steps", "0",
-            "--num_generations", "4", "--per_device_train_batch_size", "4",
+            "--num_generations", "4", "--per_device_train_batch_size", "4", "--rollouts_per_step", "4",
             "--temperature", "0.3", "--task_repeats", "1", "--save_strategy", "no", "--film", "false",
             "--workers", "2", "--run_name", "logging-test"]
     t0 = time.perf_counter()

@@ -113,3 +113,42 @@ def test_remote_reward_turns_each_failure_into_none_with_a_reason(example_pool):
         assert [v.id for v in reward.last[2].violations] == ["syntax_error"]
         again = reward(prompts=["p"], completions=[chat(HONEST)], seed=[13])   # the dropped client reconnects
         assert again[0] == pytest.approx(out[0], abs=1e-3)
+
+
+def test_remote_rollouts_leave_no_open_session_behind(example_pool):
+    """Against a real server on a socket: each rollout's session is released when it ends (not
+    reclaimed after the idle timeout), the same worker clients serve every call, and close()
+    closes them. The client waits as long as the scoring options' worst case."""
+    import threading
+
+    from servers import serve
+    from test_env_server import wait_for
+
+    from brushwork.env.client import BrushworkEnv, step_timeout_s
+    from brushwork.env.server.app import build_app
+    from brushwork.env.server.context import ServerContext
+    from brushwork.env.settings import ServerSettings
+    from brushwork.train.rewards import shared_pipeline
+
+    context = ServerContext(ServerSettings(max_sessions=4), pipeline=shared_pipeline())
+    with serve(build_app(context)) as url:
+        reward = BrushworkReward(server_url=url.replace("http", "ws"), parallel=2)
+        try:
+            for step in range(3):     # 6 rollouts on 2 workers, past a limit of 4 sessions if any were kept
+                out = reward(prompts=["p"] * 2, completions=[chat(HONEST), chat(CHEAT)], seed=[13] * 2,
+                             trainer_state=SimpleNamespace(global_step=step))
+                assert out[0] > 0.05 and out[1] == 0.0
+                wait_for(lambda: context.sessions_open == 0, 30, "every session of the step to be released")
+            assert context.sessions_total == 6 and context.episodes == 6
+            assert len(reward._clients) <= 2                      # one client per worker, kept across calls
+            timeouts = {c._async._message_timeout for c in reward._clients}
+            assert timeouts == {step_timeout_s(None)}
+        finally:
+            reward.close()
+        assert reward._clients == [] and not any(t.name.startswith("brushwork-reward")
+                                                 for t in threading.enumerate())
+        assert context.sessions_open == 0
+    worst = ScoringOptions(judge="openai", judge_url="http://judge/v1", aesthetic="hpsv3", hpsv3_url="http://h",
+                           render_timeout_s=90)
+    assert step_timeout_s(worst) > 900 > step_timeout_s(None) >= 4 * 60   # more than the old fixed 300 s
+    assert BrushworkEnv("ws://127.0.0.1:1")._message_timeout == step_timeout_s(None)

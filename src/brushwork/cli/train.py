@@ -39,7 +39,7 @@ def train(ctx: typer.Context):
 
         brush, grpo, model = parse(args)
         _announce(brush, grpo, model)
-        result = run_train(brush, grpo, model, on_warmup=_warmup_done)
+        result = run_train(brush, grpo, model, on_warmup=_warmup_done, on_plan=_plan)
     except ConfigError as e:
         print_error(e)
         raise typer.Exit(2) from None
@@ -62,6 +62,11 @@ def _announce(brush, grpo, model):
                   f"environment {where}, reward {brush.preset} (judge {brush.judge}, "
                   f"aesthetic {brush.aesthetic}), lr {grpo.learning_rate:g}, "
                   f"{'CPU' if grpo.use_cpu else 'GPU'}{', no gradient checkpointing' if grpo.use_cpu else ''}")
+
+
+def _plan(plan):
+    console.print(f"plan: {plan.rollouts.describe()}; {plan.processes} process(es), scoring {plan.scorer}")
+    console.print(f"memory: {plan.memory.describe()}")
 
 
 def _warmup_done(result):

@@ -4,17 +4,23 @@ Long training runs meet dead sockets (a server restart, a dropped tunnel, a sess
 server reclaimed while the trainer was generating). This client keeps a journal of the
 current episode (the reset arguments, with the seed and episode id the server chose, and
 every action so far); when its socket is closed it opens a new one, replays the journal
-(renders come back from the server's render cache) and retries the call once. A render can
-be slow, so it waits 300 s for a reply by default instead of OpenEnv's 60 s.
+(renders come back from the server's render cache) and retries the call once. A step can be
+slow (renders retried, a remote judge retried), so it waits for a reply as long as the
+scoring options' worst case (`step_timeout_s`) instead of OpenEnv's 60 s. `end_episode()`
+releases the server's session as soon as an episode is over (the next `reset` opens another),
+so a trainer holds a session only while a rollout runs.
 
     with BrushworkEnv("http://127.0.0.1:8000").sync() as env:
         first = env.reset(seed=7, subject="a coral hibiscus", revisions=1)
         result = env.step(PaintAction(response=reply))
+        env.end_episode()
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +32,33 @@ from brushwork.env.upstream import EnvClient, StepResult
 from brushwork.errors import EnvConnectionError, EnvServerError
 
 
+def _retry_worst_s(retry) -> float:
+    """The longest a `Retry` can take: every attempt timing out, with its back-off between."""
+    return retry.attempts * retry.timeout_s + sum(retry.backoff_s * 2 ** i for i in range(retry.attempts - 1))
+
+
+def step_timeout_s(options=None) -> float:
+    """How long one step may take at worst under these scoring options (default ones when None):
+    its render timing out and rendered once more, behind one other session's render; the judge
+    (an OpenAI-compatible one: both orders of every reference, each verdict asked twice, each
+    request retried, `judge_concurrency` at a time) and the HPSv3 aesthetic, every request
+    retried to its end; plus 30 s for a browser restart. A client waits this long for a reply."""
+    from brushwork.score.backends import HPSv3Client, OpenAIJudge
+    from brushwork.score.judge import PairwiseJudge
+    from brushwork.score.options import ScoringOptions
+
+    options = options or ScoringOptions()
+    default = lambda cls, name: inspect.signature(cls.__init__).parameters[name].default   # noqa: E731
+    seconds = 2 * (2 * options.render_timeout_s) + 30
+    if options.judge == "openai":
+        verdicts = 2 * sum(n for _, n in options.mix)
+        rounds = math.ceil(verdicts / options.judge_concurrency) * default(PairwiseJudge, "attempts")
+        seconds += rounds * _retry_worst_s(default(OpenAIJudge, "retry"))
+    if options.aesthetic == "hpsv3":
+        seconds += _retry_worst_s(default(HPSv3Client, "retry"))
+    return seconds
+
+
 @dataclass
 class _Journal:
     reset_kwargs: dict
@@ -33,10 +66,12 @@ class _Journal:
 
 
 class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
-    def __init__(self, base_url: str | None = None, message_timeout_s: float = 300.0,
+    def __init__(self, base_url: str | None = None, message_timeout_s: float | None = None,
                  reconnect_wait_s: float = 60.0, **kwargs: Any):
-        """`reconnect_wait_s`: how long a reconnect keeps trying while the server (re)starts."""
-        super().__init__(base_url=base_url, message_timeout_s=message_timeout_s, **kwargs)
+        """`message_timeout_s`: how long to wait for a reply (default: `step_timeout_s()` of the
+        default scoring options; pass `step_timeout_s(options)` for the server's own).
+        `reconnect_wait_s`: how long a reconnect keeps trying while the server (re)starts."""
+        super().__init__(base_url=base_url, message_timeout_s=message_timeout_s or step_timeout_s(), **kwargs)
         self._reconnect_wait_s = reconnect_wait_s
         self._journal: _Journal | None = None
         self._journal_ws = None        # the socket (server session) the journal was played on
@@ -70,6 +105,13 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
         if self._journal is not None:
             self._journal.actions.append(action)
         return result
+
+    async def end_episode(self) -> None:
+        """Release the server's session now that the episode is over (close the socket; the next
+        `reset` connects again), instead of holding it until the server reclaims it idle. The
+        sync client (`.sync()`) runs it on its own loop."""
+        self._journal, self._journal_ws = None, None
+        await self._disconnect_async()
 
     async def _state_async(self) -> PaintState:
         return await self._call(lambda: EnvClient._state_async(self), replay=True)
@@ -151,4 +193,4 @@ def decode_image(observation: PaintObservation) -> bytes | None:
     return base64.b64decode(observation.image_png_b64) if observation.image_png_b64 else None
 
 
-__all__ = ["BrushworkEnv", "EnvConnectionError", "EnvServerError", "decode_image"]
+__all__ = ["BrushworkEnv", "EnvConnectionError", "EnvServerError", "decode_image", "step_timeout_s"]

@@ -44,6 +44,13 @@ class TrainingSection:
     env_urls: list[str] | None = setting(None, "score through running `brushwork serve` servers (ws/http URLs, "
                                          "round-robin); default: score in this process on a shared warm renderer",
                                          cli=False)
+    rollouts_per_step: int | None = setting(None, "completions scored per optimizer step over all processes (prompts "
+                                            "x num_generations); gradient_accumulation_steps is derived from it, "
+                                            "so the step means the same on 1 GPU and on 8. Default: TRL's product "
+                                            "per_device_train_batch_size x processes x gradient_accumulation_steps",
+                                            min=1)
+    gpu_memory_gib: float | None = setting(None, "memory per GPU the preflight plans against (default: the GPU's "
+                                           "own; on CPU nothing is refused)", above=0)
     multi_turn: bool = setting(False, "train through BrushworkToolEnv (environment_factory): the model submits with "
                                "a tool, sees its painting and revises")
     revisions: int = setting(2, "multi-turn: revisions after the first painting", min=0)
@@ -180,6 +187,32 @@ def parse(args: list[str], cpu: bool | None = None):
     if old := sorted(keys & set(RENAMED)):
         raise ConfigError("renamed training keys: " + ", ".join(f"{k} is now {RENAMED[k]}" for k in old))
     try:
-        return parser(cpu).parse_args_and_config(args)
+        brush, grpo, model = parser(cpu).parse_args_and_config(args)
+        accumulation = _accumulation(brush, grpo, keys)
+        if accumulation is not None:     # the stated rollouts a step need another accumulation on these processes
+            brush, grpo, model = parser(cpu).parse_args_and_config(
+                [*args, "--gradient_accumulation_steps", str(accumulation)])
+        return brush, grpo, model
     except (ValueError, TypeError, yaml.YAMLError) as e:
         raise ConfigError(f"training config: {e}") from e
+
+
+def _accumulation(brush: BrushworkArguments, grpo, keys: set[str]) -> int | None:
+    """The gradient accumulation that keeps `rollouts_per_step` on this many processes, when it
+    differs from the parsed one (None: nothing to change)."""
+    from brushwork.train.launch import plan_rollouts
+
+    if brush.rollouts_per_step is None:
+        return None
+    if given := sorted(keys & {"steps_per_generation", "generation_batch_size"}):
+        raise ConfigError(f"rollouts_per_step sets the generation batch; drop {', '.join(given)}")
+    plan = plan_rollouts(brush.rollouts_per_step, grpo.num_generations, grpo.per_device_train_batch_size,
+                         grpo.world_size, grpo.gradient_accumulation_steps)
+    if plan.gradient_accumulation_steps == grpo.gradient_accumulation_steps:
+        return None
+    if "gradient_accumulation_steps" in keys:
+        raise ConfigError(f"rollouts_per_step {brush.rollouts_per_step} on {grpo.world_size} process(es) x "
+                          f"per_device_train_batch_size {grpo.per_device_train_batch_size} needs "
+                          f"gradient_accumulation_steps {plan.gradient_accumulation_steps}, not the "
+                          f"{grpo.gradient_accumulation_steps} given: drop gradient_accumulation_steps (it is derived)")
+    return plan.gradient_accumulation_steps

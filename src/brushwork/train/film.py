@@ -14,13 +14,16 @@ A multi-turn rollout is one frame per painting (`turn` 0, 1, ...; `final` marks 
 its reward came from).
 
 `index.jsonl` is appended after each step's files are written, so a run killed mid-step
-leaves a readable film; `read_film` skips a torn last line.
+leaves a readable film; `read_film` skips a torn last line. Several training processes share
+one film: each numbers its rollouts from its own offset (its rank x its rollouts), and each
+index line is appended under an exclusive lock on the file (`flock`), so lines from different
+processes never interleave.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,12 +107,12 @@ class Frame:
 
 
 class Film:
-    """Writes frames under `folder`; safe to call from the reward function's threads."""
+    """Writes frames under `folder`; safe to call from the reward function's threads and from
+    several processes at once."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
 
     def record(self, step: int, index: int, card: ScoreCard, png: bytes | None, *, prompt: str, reply: str,
                subject: str | None = None, seed: int | None = None, group: int | None = None,
@@ -128,8 +131,14 @@ class Film:
         group = group if group is not None else card.group_seed if card.group_seed is not None else 0
         frame = Frame(step, index, prompt, subject, seed, group, card, card.total if reward is ... else reward,
                       f"{shot.name}/{stem}.md", png_rel, f"{shot.name}/{stem}.json", turn, final)
-        with self._lock, (self.folder / "index.jsonl").open("a", encoding="utf-8") as f:
-            f.write(json.dumps(frame.index_line(), default=str) + "\n")
+        line = json.dumps(frame.index_line(), default=str) + "\n"
+        with (self.folder / "index.jsonl").open("a", encoding="utf-8") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)     # across processes (and threads: each opens its own handle)
+            try:
+                f.write(line)
+                f.flush()
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
         return frame
 
 

@@ -27,9 +27,10 @@ def model_class(config):
 
 
 def load_policy(model_name_or_path: str, revision: str = "main", dtype: str | None = None,
-                attn_implementation: str | None = None):
+                attn_implementation: str | None = None, device_map: dict | str | None = None):
     """(model, tokenizer) from a local folder or a hub id (the hub is only reached when the id
-    is not already in the local cache)."""
+    is not already in the local cache). `device_map` places the weights as they load
+    (`process_device_map`: each training process on its own GPU)."""
     import torch
     from transformers import AutoConfig, AutoTokenizer
 
@@ -43,11 +44,23 @@ def load_policy(model_name_or_path: str, revision: str = "main", dtype: str | No
         kwargs["dtype"] = getattr(torch, dtype)
     if attn_implementation:
         kwargs["attn_implementation"] = attn_implementation
+    if device_map is not None:
+        kwargs["device_map"] = device_map
     model = model_class(config).from_pretrained(model_name_or_path, **kwargs)
     tokenizer = AutoTokenizer.from_pretrained(model_name_or_path, revision=revision)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     return model, tokenizer
+
+
+def process_device_map(local_rank: int, shards: bool) -> dict | None:
+    """Where this training process loads the policy: whole on its own GPU (`local_rank`), or
+    nowhere in particular when ZeRO-3 / FSDP shard it (they place the shards) or without CUDA."""
+    import torch
+
+    if shards or not torch.cuda.is_available():
+        return None
+    return {"": local_rank % torch.cuda.device_count()}
 
 
 def lora_config(model_args):

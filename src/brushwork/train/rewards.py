@@ -12,9 +12,12 @@ backend gets them: `term_stats`), and the best painting that passed is kept for
 `brushwork.train.tracking` to log as an image (`take_best`).
 
 It scores in-process on one shared pipeline (`brushwork.score.pipeline`) or through one or more
-running `brushwork serve` servers (the OpenEnv client; completions go round-robin), and it
-pickles (the service is rebuilt lazily). With `film` set, every painting is saved with its
-code and ScoreCard (see `brushwork.train.film`).
+running `brushwork serve` servers (the OpenEnv client; completions go round-robin): `parallel`
+worker threads for the whole run, each with one client per server, each rollout one episode
+whose server session is released when it ends; `close()` stops the workers and closes their
+clients. It pickles (the service and the workers are rebuilt lazily). With `film` set, every
+painting is saved with its code and ScoreCard (see `brushwork.train.film`), numbered across
+the processes of a multi-process run.
 """
 
 from __future__ import annotations
@@ -44,6 +47,20 @@ def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
         if key not in _SHARED:
             _SHARED[key] = Pipeline(options)
         return _SHARED[key]
+
+
+def process_index() -> int:
+    """This process's rank among the training processes (0 when not launched by accelerate)."""
+    from accelerate import PartialState
+
+    return PartialState().process_index
+
+
+def _close_quietly(env) -> None:
+    try:
+        env.close()
+    except Exception:  # noqa: BLE001, S110 - closing a broken client; nothing more to do with it
+        pass
 
 
 def completion_text(completion) -> str:
@@ -132,17 +149,26 @@ class BrushworkReward:
         self.last: list[ScoreCard] = []   # the last call's cards, one per completion
         self.last_pngs: list[bytes | None] = []   # and their paintings (the best one is logged as an image)
         self.best: Best | None = None     # the best passed painting since the last take_best()
+        self._remote_init()
+
+    def _remote_init(self) -> None:
+        # Remote scoring: `parallel` worker threads for the whole run, each with one client per
+        # server (made on first use), all closed by close().
+        self._workers: ThreadPoolExecutor | None = None
         self._local = threading.local()
+        self._clients: list = []
+        self._clients_lock = threading.Lock()
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state.pop("_local", None)
+        for key in ("_workers", "_local", "_clients", "_clients_lock"):
+            state.pop(key, None)
         state["last"], state["last_pngs"], state["best"] = [], [], None
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._local = threading.local()
+        self._remote_init()
 
     def __call__(self, prompts, completions, completion_ids=None, **kwargs) -> list[float | None]:
         state = kwargs.get("trainer_state")
@@ -150,22 +176,36 @@ class BrushworkReward:
         n = len(completions)
         seeds = kwargs.get("seed") or [None] * n
         subjects = kwargs.get("subject") or [None] * n
+        offset = process_index() * n    # this process's completions, numbered across every process of the step
         jobs = []
         for i in range(n):
             seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
             jobs.append((completion_text(completions[i]), seed, group_seed(prompts[i], seeds[i], step),
                          subjects[i], i))
         if self.server_urls:
-            with ThreadPoolExecutor(max_workers=max(1, min(self.parallel, n))) as pool:
-                scored = list(pool.map(lambda job: self._score_remote(*job), jobs))
+            if self._workers is None:
+                self._workers = ThreadPoolExecutor(max_workers=max(1, self.parallel),
+                                                   thread_name_prefix="brushwork-reward")
+            scored = list(self._workers.map(lambda job: self._score_remote(*job), jobs))
         else:
             scored = self._score_local(jobs, kwargs.get("domain"))
         self.last, self.last_pngs = [c for c, _ in scored], [png for _, png in scored]
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
-            self._record(step + 1, prompts, jobs)
+            self._record(step + 1, prompts, jobs, offset)
         return [c.total for c in self.last]
+
+    def close(self) -> None:
+        """Stop the remote workers and close their clients (each releases its server session)."""
+        if self._workers is not None:
+            self._workers.shutdown(wait=True)
+            self._workers = None
+        with self._clients_lock:
+            clients, self._clients = self._clients, []
+        for env in clients:
+            _close_quietly(env)
+        self._local = threading.local()
 
     def _score_local(self, jobs, domains) -> list[tuple[ScoreCard, bytes | None]]:
         try:
@@ -178,32 +218,42 @@ class BrushworkReward:
             return [(_unscored(f"scoring failed: {type(e).__name__}: {e}"), None) for _ in jobs]
         return [(p.card, p.png) for p in paintings]
 
-    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, index: int
-                      ) -> tuple[ScoreCard, bytes | None]:
-        """One completion through a server; whatever fails on the way is None with its reason (the
-        client is dropped, so the next completion reconnects)."""
-        url = self.server_urls[index % len(self.server_urls)]
-        try:
-            return self._step_remote(url, reply, seed, gseed, subject)
-        except Exception as e:  # noqa: BLE001 - a per-sample failure must not stop training
-            env = self._local.__dict__.get("envs", {}).pop(url, None)
-            if env is not None:
-                try:
-                    env.close()
-                except Exception:  # noqa: BLE001, S110 - the client is already broken; it is dropped
-                    pass
-            return _unscored(f"the server at {url} failed this completion: {type(e).__name__}: {e}"), None
-
-    def _step_remote(self, url: str, reply: str, seed: int, gseed: int, subject: str | None
-                     ) -> tuple[ScoreCard, bytes | None]:
-        from brushwork.env.client import BrushworkEnv
-        from brushwork.env.models import PaintAction
+    def _client(self, url: str):
+        """This worker thread's client for `url`."""
+        from brushwork.env.client import BrushworkEnv, step_timeout_s
 
         envs = self._local.__dict__.setdefault("envs", {})
         if url not in envs:
-            envs[url] = BrushworkEnv(url).sync()
-            envs[url].__enter__()
-        env = envs[url]
+            envs[url] = BrushworkEnv(url, message_timeout_s=step_timeout_s(self.config)).sync()
+            with self._clients_lock:
+                self._clients.append(envs[url])
+        return envs[url]
+
+    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, index: int
+                      ) -> tuple[ScoreCard, bytes | None]:
+        """One completion through a server, one episode whose session is released when it ends;
+        whatever fails on the way is None with its reason (the client is closed and dropped, so
+        the next completion connects afresh)."""
+        url = self.server_urls[index % len(self.server_urls)]
+        try:
+            env = self._client(url)
+            try:
+                return self._step_remote(env, url, reply, seed, gseed, subject)
+            finally:
+                env.end_episode()
+        except Exception as e:  # noqa: BLE001 - a per-sample failure must not stop training
+            env = self._local.__dict__.get("envs", {}).pop(url, None)
+            if env is not None:
+                with self._clients_lock:
+                    self._clients = [c for c in self._clients if c is not env]
+                _close_quietly(env)
+            return _unscored(f"the server at {url} failed this completion: {type(e).__name__}: {e}"), None
+
+    @staticmethod
+    def _step_remote(env, url: str, reply: str, seed: int, gseed: int, subject: str | None
+                     ) -> tuple[ScoreCard, bytes | None]:
+        from brushwork.env.models import PaintAction
+
         kwargs = {"seed": seed, "references": gseed, "return_image": True,   # the film and the best painting
                   **({"subject": subject} if subject else {})}
         env.reset(**kwargs)
@@ -212,13 +262,13 @@ class BrushworkReward:
         card = obs.card or _unscored(obs.infra or f"the server at {url} sent no score card", bool(obs.passed))
         return card, png
 
-    def _record(self, step: int, prompts, jobs) -> None:
+    def _record(self, step: int, prompts, jobs, offset: int = 0) -> None:
         from brushwork.train.film import Film
 
         film = Film(self.film)
         for (reply, seed, gseed, subject, index), card, png in zip(jobs, self.last, self.last_pngs):
-            film.record(step, index, card, png, prompt=prompt_text(prompts[index]), reply=reply, subject=subject,
-                        seed=seed, group=gseed)
+            film.record(step, offset + index, card, png, prompt=prompt_text(prompts[index]), reply=reply,
+                        subject=subject, seed=seed, group=gseed)
 
     def _keep_best(self, step: int, prompts, subjects) -> None:
         passed = [(c.total, i) for i, (c, png) in enumerate(zip(self.last, self.last_pngs))

@@ -4,7 +4,9 @@ The scalars (every reward term's mean / std / min / max, the gate pass, cheat an
 reach every `report_to` backend through TRL's `log_metric` (`brushwork.train.rewards`). An
 image does not fit that path, so `BestPaintingLog` — a `TrainerCallback` that runs after the
 reporting callbacks — takes the reward functions' best painting that passed the gate since
-the last logging event (`take_best()`) and logs it as `brushwork/best_painting`:
+the last logging event (`take_best()`), the best across every training process (each
+process scores its own share of the rollouts; on_log runs on each, and they gather), and
+logs it as `brushwork/best_painting`:
 
 - **trackio** (local-first: SQLite and media files under `TRACKIO_DIR`, by default
   `~/.cache/huggingface/trackio`; nothing leaves the machine unless `trackio_space_id` is
@@ -31,6 +33,14 @@ def caption(best, step: int) -> str:
     return f"step {step} · reward {best.reward:.3f}{subject}"
 
 
+def best_across_processes(best):
+    """The best of every process's best painting (None where none passed), on every process."""
+    from accelerate.utils import gather_object
+
+    found = [b for b in gather_object([best]) if b is not None]
+    return max(found, key=lambda b: b.reward) if found else None
+
+
 class BestPaintingLog(TrainerCallback):
     """Logs the best passed painting of each logging step to trackio and tensorboard."""
 
@@ -44,10 +54,12 @@ class BestPaintingLog(TrainerCallback):
         return max(found, key=lambda b: b.reward) if found else None
 
     def on_log(self, args, state, control, logs=None, **kwargs):
-        if not state.is_world_process_zero or not self.sources:
+        if not self.sources:
             return
         best = self._take()
-        if best is None:
+        if getattr(args, "world_size", 1) > 1:
+            best = best_across_processes(best)     # a collective: every process reaches it
+        if not state.is_world_process_zero or best is None:
             return
         report_to = set(args.report_to or ())
         for backend, log in (("trackio", self._trackio), ("tensorboard", self._tensorboard)):

@@ -1,0 +1,203 @@
+"""Training across processes: the rollouts a step whatever the process count, the memory
+preflight that refuses a plan before any weight loads, and a real two-process run
+(`accelerate launch`, gloo, on CPU) that scores through one server for the node, writes one
+film from both processes and logs the best painting across them."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_train_logging import _reciting_model
+
+from brushwork.errors import ConfigError
+from brushwork.train.config import CONFIG_DIR, parse
+from brushwork.train.film import read_film
+from brushwork.train.launch import plan_rollouts
+
+ACCELERATE = CONFIG_DIR / "accelerate"
+TINY = str(CONFIG_DIR / "tiny-cpu.yaml")
+
+
+# --- the rollouts a step ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("processes, batch, accumulation", [(1, 1, 8), (8, 1, 1), (2, 2, 2), (4, 2, 1)])
+def test_the_stated_rollouts_hold_on_any_process_count(processes, batch, accumulation):
+    plan = plan_rollouts(8, 8, batch, processes, gradient_accumulation_steps=8)
+    assert plan.rollouts == 8 and plan.prompts == 1 and plan.gradient_accumulation_steps == accumulation
+    assert plan.per_process * processes == 8 and "8 rollouts a step" in plan.describe()
+
+
+def test_without_a_stated_number_the_plan_is_trls_product():
+    """What TRL does with the recipe's batch 1 x accumulation 8 on 8 GPUs: 64 rollouts, said."""
+    plan = plan_rollouts(None, 8, 1, 8, gradient_accumulation_steps=8)
+    assert plan.rollouts == 64 and plan.prompts == 8 and "64 rollouts a step" in plan.describe()
+
+
+def test_rollouts_that_do_not_divide_say_what_to_change():
+    with pytest.raises(ConfigError, match="multiple of 8"):
+        plan_rollouts(12, 8, 1, 1, 1)
+    with pytest.raises(ConfigError, match="lower per_device_train_batch_size"):
+        plan_rollouts(8, 8, 4, 4, 1)
+
+
+def test_parse_derives_the_accumulation_and_refuses_a_contradiction():
+    _, grpo, _ = parse(["--config", TINY, "--per_device_train_batch_size", "2"], cpu=True)
+    assert grpo.gradient_accumulation_steps == 4 and grpo.generation_batch_size == 8
+    _, grpo, _ = parse(["--config", "qwen3.5-35b-a3b-judge-led"], cpu=True)
+    assert grpo.gradient_accumulation_steps == 8 and grpo.generation_batch_size == 8     # 1 process x batch 1
+    with pytest.raises(ConfigError, match="drop gradient_accumulation_steps"):
+        parse(["--config", TINY, "--per_device_train_batch_size", "2", "--gradient_accumulation_steps", "8"],
+              cpu=True)
+    with pytest.raises(ConfigError, match="drop steps_per_generation"):
+        parse(["--config", TINY, "--steps_per_generation", "2"], cpu=True)
+
+
+# --- the memory preflight --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def moe_config_only(tmp_path_factory):
+    """Qwen3.5-35B-A3B's config (transformers' default for its class) and nothing else: no weights
+    to load, so a plan that got past the preflight would fail on the missing files."""
+    from transformers import Qwen3_5MoeConfig
+
+    folder = tmp_path_factory.mktemp("moe-config")
+    Qwen3_5MoeConfig(architectures=["Qwen3_5MoeForConditionalGeneration"]).save_pretrained(folder)
+    return folder
+
+
+def _preflight(folder, monkeypatch, *overrides, processes=1, zero3=False):
+    from brushwork.train.memory import preflight
+
+    args, grpo, model_args = parse(["--config", "qwen3.5-35b-a3b-judge-led", "--model_name_or_path", str(folder),
+                                    "--gradient_checkpointing", "true", *overrides], cpu=True)
+    if zero3:   # what `accelerate launch` with the ZeRO-3 config tells each process (DeepSpeed itself is not here)
+        monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")
+        monkeypatch.setenv("ACCELERATE_DEEPSPEED_ZERO_STAGE", "3")
+    return preflight(args, grpo, model_args, processes)
+
+
+@pytest.mark.slow
+def test_preflight_refuses_the_moe_on_one_80gb_gpu_before_loading_weights(moe_config_only, monkeypatch):
+    with pytest.raises(ConfigError) as caught:
+        _preflight(moe_config_only, monkeypatch, "--gpu_memory_gib", "74.5")        # an H100's 80 GB
+    said = str(caught.value)
+    assert "35.11 B parameters in bfloat16" in said and "74.5 GiB" in said and "ZeRO-3" in said
+    fits = _preflight(moe_config_only, monkeypatch, "--gpu_memory_gib", "131")        # an H200's 141 GB
+    assert 65 * 2 ** 30 < fits.weights < 66 * 2 ** 30 and 29e6 < fits.trainable < 32e6
+    experts = _preflight(moe_config_only, monkeypatch, "--gpu_memory_gib", "131", "--lora_target_parameters",
+                         "mlp.experts.gate_up_proj", "mlp.experts.down_proj")
+    assert 900e6 < experts.trainable < 1000e6         # every routed expert its own rank-16 pair
+    sharded = _preflight(moe_config_only, monkeypatch, "--gpu_memory_gib", "74.5", processes=8, zero3=True)
+    assert sharded.shards == 8 and sharded.weights == pytest.approx(fits.weights / 8)
+
+
+# --- two processes -----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _launch(*args: str, cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(ACCELERATE / "cpu-2.yaml"),
+               "--main_process_port", str(_free_port()), *args]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "OMP_NUM_THREADS": "1"}
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_best_painting_is_the_best_across_processes(tmp_path):
+    """Each process holds its own best; the one logged is the best of both (rank 1's here)."""
+    script = tmp_path / "best.py"
+    script.write_text(
+        "from accelerate import PartialState\n"
+        "from brushwork.train.rewards import Best\n"
+        "from brushwork.train.tracking import best_across_processes\n"
+        "rank = PartialState(cpu=True).process_index     # what TrainingArguments(use_cpu=True) starts\n"
+        "mine = Best(1, 0.4 + 0.3 * rank, b'png-%d' % rank) if rank else None\n"
+        "best = best_across_processes(mine)\n"
+        "print('BEST', rank, best.reward, best.png.decode())\n")
+    done = _launch(str(script), cwd=tmp_path, timeout=280)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert sorted(line for line in done.stdout.splitlines() if line.startswith("BEST")) == \
+        ["BEST 0 0.7 png-1", "BEST 1 0.7 png-1"]
+
+
+def _tensorboard_images(out: Path) -> dict[int, bytes]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    images = {}
+    for events in {p.parent for p in out.rglob("events.out.tfevents.*")}:
+        acc = EventAccumulator(str(events), size_guidance={"images": 0})
+        acc.Reload()
+        if "brushwork/best_painting" in acc.Tags()["images"]:
+            images.update({e.step: e.encoded_image_string for e in acc.Images("brushwork/best_painting")})
+    return images
+
+
+def _rgb(png: bytes):
+    import numpy as np
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+@pytest.mark.slow
+@pytest.mark.chromium
+@pytest.mark.timeout(900)
+def test_two_processes_train_with_one_scorer_for_the_node(tmp_path):
+    """`accelerate launch` with two CPU processes (gloo) trains the tiny model 3 steps: 4 rollouts a
+    step as configured (2 per process), all scored by the one server the first process owns,
+    on one film without a collision, with each step's best painting the best of both."""
+    import numpy as np
+
+    base = _reciting_model(tmp_path / "model")
+    out = tmp_path / "run"
+    done = _launch("-m", "brushwork.cli", "train", "--config", TINY, "--tiny", "false",
+                   "--model_name_or_path", str(base), "--output_dir", str(out), "--sft_samples", "0",
+                   "--max_steps", "3", "--warmup_steps", "0", "--rollouts_per_step", "4", "--num_generations", "4",
+                   "--per_device_train_batch_size", "2", "--temperature", "1.0", "--task_repeats", "1",
+                   "--save_strategy", "no", "--report_to", "tensorboard", "--workers", "2",
+                   cwd=tmp_path, timeout=880)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "4 rollouts a step (1 prompt(s) x 4 generations) = 2 process(es) x batch 2 x 1" in done.stdout
+
+    frames = read_film(out / "film")
+    keys = [(f.step, f.index) for f in frames]
+    assert sorted(keys) == [(s, i) for s in (1, 2, 3) for i in range(4)]     # both processes, no collision
+    lines = (out / "film" / "index.jsonl").read_text().splitlines()
+    assert len(lines) == 12 and all(json.loads(line) for line in lines)
+    for frame in frames:
+        assert (out / "film" / frame.reply_file).exists() and (out / "film" / frame.card_file).exists()
+
+    reports = list(out.glob("scorer-*.json"))
+    assert len(reports) == 1, "one scorer for the node"
+    health = json.loads(reports[0].read_text())
+    assert health["work"]["steps"] == 12 and health["work"]["episodes"] == 12     # every rollout of both
+    assert health["sessions"]["opened"] == 12 and health["sessions"]["active"] == 0
+
+    steps = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [s["step"] for s in steps if "rewards/brushwork/mean" in s] == [1, 2, 3]
+
+    images = _tensorboard_images(out)
+    for step in (1, 2, 3):
+        passed = [f for f in frames if f.step == step and f.passed and f.png_file]
+        if not passed:
+            assert step not in images
+            continue
+        top = max(f.reward for f in passed)
+        best = [_rgb((out / "film" / f.png_file).read_bytes()) for f in passed if f.reward == top]
+        assert any(np.array_equal(_rgb(images[step]), b) for b in best), f"step {step}: not the best of both"
