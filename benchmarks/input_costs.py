@@ -25,7 +25,7 @@ from pathlib import Path
 from results import markdown, print_tables, replace_section
 from rich.console import Console
 
-from brushwork.gate import GateConfig, check
+from brushwork.gate import Gate, GateConfig
 from brushwork.sketch import extract_sketch
 
 HERE = Path(__file__).resolve().parent
@@ -84,10 +84,11 @@ def cpu(fn, arg, repeats: int = REPEATS) -> tuple[float, object]:
 
 def run(console: Console) -> list:
     cfg = GateConfig()
+    gate = Gate(cfg)
     old = baseline_extract()
     rows = []
     for name, reply in replies(cfg):
-        now_s, report = cpu(check, reply)
+        now_s, report = cpu(gate.check, reply)
         extract_s, _ = cpu(extract_sketch, reply)   # past the cap check() never extracts: this is the bound
         old_s, sketch = cpu(old, reply, repeats=1)   # up to 20 s each at 64,000 fences
         verdict = "pass" if report.passed else ", ".join(report.ids)

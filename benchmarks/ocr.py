@@ -144,10 +144,11 @@ def attack_sketches(quick: bool) -> list[Painting]:
 
 
 def render_all(paintings: list[Painting], use_cache: bool) -> float:
-    from brushwork.gate import GateConfig, check
+    from brushwork.gate import Gate, GateConfig
     from brushwork.render import RenderConfig, SyncRenderer
 
     no_ocr = GateConfig(ocr=False)
+    gate = Gate(no_ocr)
     t0 = time.perf_counter()
     columns = (TextColumn("rendering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as bar, SyncRenderer(RenderConfig(use_cache=use_cache)) as r:
@@ -163,7 +164,7 @@ def render_all(paintings: list[Painting], use_cache: bool) -> float:
         # is reported beside (honest paintings and attacks alike should pass it).
         painted = res.ok and res.png and not res.js_errors and (res.paint_fraction or 0) >= no_ocr.min_paint_fraction
         p.status = "ok" if painted else f"{res.status}: {res.detail or '; '.join(e.message for e in res.js_errors)}"
-        p.png, p.gate = res.png, check(p.code, no_ocr, render=res).ids
+        p.png, p.gate = res.png, gate.check(p.code, render=res).ids
     return time.perf_counter() - t0
 
 

@@ -389,8 +389,9 @@ def measure_ocr(run: ModeRun) -> dict:
 
 
 def measure_gate(sketches) -> dict:
-    from brushwork.gate import check
+    from brushwork.gate import Gate
 
+    check = Gate().check
     replies = [f"```javascript\n{code}```" for _, code in sketches]
     t0 = time.perf_counter()
     first = check(replies[0])   # the first includes loading the parser
@@ -575,7 +576,7 @@ def run_block(side: str, src: Path, sketch_file: Path, cache: Path, args, binary
     if args.save_png:
         cmd += ["--png-dir", str(Path(args.save_png) / f"block{cache.name.removeprefix('cache-')}-{side}")]
     deadline = 120 + 2 * 60 * n_renders  # the renderer's own 60 s timeout, twice (a retry), per render
-    block = {"side": side, "renders": [], "start": None}
+    block = {"side": side, "renders": [], "warmups": [], "warmed": None, "start": None}
     load_before = os.getloadavg()[0]
     t0 = time.perf_counter()
     with Sampler() as sampler:
@@ -590,6 +591,10 @@ def run_block(side: str, src: Path, sketch_file: Path, cache: Path, args, binary
                     continue
                 if event.get("event") == "start":
                     block["start"] = event
+                elif event.get("event") == "warmup":
+                    block["warmups"].append(event)
+                elif event.get("event") == "warmed":
+                    block["warmed"] = event
                 elif event.get("event") == "render":
                     block["renders"].append(event)
                     console.print(f"  [dim]{side}[/] {event['sketch']}: {event['wall_s']:6.2f}s  {event['status']} "

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 import pytest
 from gate_cases import reply
 
-from brushwork.gate import GateReport, check
-from brushwork.gate.reply import _runtime  # the run-time rules alone: the static rules out of the way
+from brushwork.gate import Gate, GateReport
 from brushwork.painter import paint
 from brushwork.render import RenderConfig, SyncRenderer
+
+GATE = Gate()   # the recipe's configuration
 
 pytestmark = pytest.mark.chromium
 
@@ -139,25 +140,25 @@ def rendered(renderer):
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_attack_is_refused_or_paints_only_its_brush_calls(rendered, case: Case):
     result = rendered[case.attack]
-    report = check(reply(case.attack), render=result)
+    report = GATE.check(reply(case.attack), render=result)
     if report.passed:
         assert _painted_like(result, rendered[case.control]), \
             f"{case.name}: passed, and its painting is not its brush calls' alone"
-    alone = _runtime(GateReport(()), result)
+    alone = GATE._runtime(GateReport(()), result)
     assert not alone.passed or _painted_like(result, rendered[case.control]), case.name
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_legal_twin_passes(rendered, case: Case):
     result = rendered[case.twin]
-    report = check(reply(case.twin), render=result)
+    report = GATE.check(reply(case.twin), render=result)
     assert report.passed, f"{case.name} twin: {[(v.id, v.message) for v in report.violations]}"
     assert result.js_errors == () and result.flags == ()
 
 
 def test_the_sunflower_is_named(rendered):
     """The flat clip-art of the class-method hook is not painted, and the model is told what it called."""
-    report = _runtime(GateReport(()), rendered[CASES[0].attack])
+    report = GATE._runtime(GateReport(()), rendered[CASES[0].attack])
     assert "bare_primitive" in report.ids
     assert any("ellipse()" in v.message for v in report.violations)
 
@@ -299,7 +300,7 @@ def forged(renderer):
 @pytest.mark.parametrize("case", FORGERIES, ids=str)
 def test_a_forgery_is_reported_and_changes_nothing(forged, case: Forgery):
     result = forged[_sketch(case.attack)]
-    report = _runtime(GateReport(()), result)
+    report = GATE._runtime(GateReport(()), result)
     details = [(f.id, f.detail) for f in result.flags]
     assert result.status == "ok", f"{case.name}: {result.status} {result.detail}"
     assert set(case.expect) <= {f.id for f in result.flags} and not report.passed, \
@@ -312,7 +313,7 @@ def test_a_forgery_is_reported_and_changes_nothing(forged, case: Forgery):
 @pytest.mark.parametrize("case", FORGERIES, ids=str)
 def test_a_forgerys_legal_twin_passes(forged, case: Forgery):
     result = forged[_sketch(case.twin)]
-    report = _runtime(GateReport(()), result)
+    report = GATE._runtime(GateReport(()), result)
     assert result.status == "ok" and report.passed, f"{case.name} twin: {[(f.id, f.detail) for f in result.flags]}"
     assert result.flags == () and result.js_errors == (), f"{case.name} twin: {result.flags} {result.js_errors}"
 
@@ -332,14 +333,14 @@ def test_a_forged_list_paints_only_its_allowed_calls(renderer):
     setup = ('[["background", "#f7f2e9"], ["translate", -300, -300], ["brush.noStroke"], '
              '["brush.fill", "#3a6fb0", 200], ["brush.circle", 300, 300, 120], ["brush.rect", 0, 0, 600, 50]]')
     result = renderer.render(_sketch(_own_list(setup)), seed=0)
-    report = _runtime(GateReport(()), result)
+    report = GATE._runtime(GateReport(()), result)
     assert result.brush_calls.get("circle") == 1 and result.brush_calls.get("rect") == 1, result.brush_calls
     assert "disallowed_brush_method" in report.ids  # the forged rect is counted, and refused
 
 
 def test_too_many_calls_is_too_long(renderer):
     result = renderer.render(_sketch("for (let i = 0; i < 60000; i++) brush.vertex(i % 600, 300);"), seed=0)
-    report = _runtime(GateReport(()), result)
+    report = GATE._runtime(GateReport(()), result)
     assert "too_long" in report.ids, report.ids
 
 

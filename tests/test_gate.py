@@ -5,8 +5,10 @@ import pytest
 
 import brushwork.gate
 from brushwork.errors import ConfigError
-from brushwork.gate import RULES, GateConfig, check, gate_reply
+from brushwork.gate import RULES, Gate, GateConfig
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 SKELETON = """function setup() {{
   createCanvas(600, 600, WEBGL);
@@ -24,7 +26,7 @@ function draw() {{
 
 
 def ok(body: str = "", cfg: GateConfig | None = None):
-    return check(SKELETON.format(body=body), cfg)
+    return Gate(cfg).check(SKELETON.format(body=body))
 
 
 def test_rule_table_is_complete_and_unique():
@@ -59,7 +61,7 @@ def test_escaped_names_are_read_as_the_engine_reads_them():
 
 def test_violation_lines_are_reply_lines():
     reply = "Here you go:\n\n```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);") + "```\n"
-    report = check(reply)
+    report = GATE.check(reply)
     (v,) = [v for v in report.violations if v.id == "bare_primitive"]
     assert reply.splitlines()[v.line - 1].strip() == "rect(1, 2, 3, 4);"
 
@@ -78,13 +80,13 @@ def test_canvas_size_follows_config_and_constants():
     assert "canvas_size" in ok(cfg=GateConfig(canvas_size=512)).ids
     code = SKELETON.format(body="").replace("createCanvas(600, 600", "createCanvas(S, S").replace(
         "function setup", "const S = 600;\nfunction setup")
-    assert check(code).passed
+    assert GATE.check(code).passed
 
 
 @pytest.mark.parametrize("junk", ["", "\x00\x01\x02" * 100, "{" * 100_000, "```js\n" + "}" * 5000,
                                   "function setup() {" * 2000, "```js\nfunction setup() { \ud800 }\n```"])
 def test_never_raises(junk):
-    report = check(junk)
+    report = GATE.check(junk)
     assert not report.passed
 
 
@@ -96,9 +98,9 @@ def test_too_long():
 def test_canvas_size_accepts_constant_arithmetic():
     for call in ("createCanvas(300 * 2, 300 * 2, WEBGL)", "createCanvas(S * 2, S * 2, WEBGL)"):
         code = "const S = 150 + 150;\n" + SKELETON.format(body="").replace("createCanvas(600, 600, WEBGL)", call)
-        assert check(code).passed, call
+        assert GATE.check(code).passed, call
     code = SKELETON.format(body="").replace("createCanvas(600, 600", "createCanvas(windowWidth, windowHeight")
-    assert "canvas_size" in check(code).ids
+    assert "canvas_size" in GATE.check(code).ids
 
 
 def test_pixel_density_is_harmless_other_canvas_changes_are_not():
@@ -111,29 +113,38 @@ def test_pixel_density_is_harmless_other_canvas_changes_are_not():
 def test_awaited_timers_in_async_setup_are_fine_deferred_painting_is_not():
     waited = SKELETON.format(body="").replace("function setup() {", "async function setup() {\n"
                                               "  await new Promise((done) => setTimeout(done, 20));")
-    assert check(waited).passed, check(waited).ids
+    assert GATE.check(waited).passed, GATE.check(waited).ids
     assert "deferred_code" in ok("setTimeout(() => brush.circle(10, 10, 5), 0);").ids
 
 
-def test_the_public_gate_is_one_verdict_and_one_path():
-    assert set(brushwork.gate.__all__) == {"DEFAULT_ALLOWED", "RULES", "RULES_BY_ID", "GateConfig", "GateReport",
-                                           "Gated", "Rule", "Violation", "check", "gate_reply"}
+def test_the_public_gate_is_one_object_bound_to_its_configuration():
+    assert set(brushwork.gate.__all__) == {"DEFAULT_ALLOWED", "RULES", "RULES_BY_ID", "Gate", "GateConfig",
+                                           "GateReport", "Gated", "Rule", "Violation"}
     assert all(hasattr(brushwork.gate, name) for name in brushwork.gate.__all__)
+    assert not hasattr(brushwork.gate, "check") and not hasattr(brushwork.gate, "gate_reply")
+    assert Gate().config == GateConfig()   # the recipe's configuration unless given one
 
 
 def test_a_sketch_gets_the_verdict_of_its_reply():
     reply = "Here it is:\n\n```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);\n  fetch('x');") + "```\n"
     sketch = extract_sketch(reply)
-    assert sketch.start_line == 4 and check(sketch) == check(reply)
-    assert {"bare_primitive", "external_access"} <= set(check(sketch).ids)
-    assert all(v.line > 3 for v in check(sketch).violations)   # lines of the reply, from either
-    assert check(extract_sketch("```js\n" + SKELETON.format(body="") + "```")).passed
+    assert sketch.start_line == 4 and GATE.check(sketch) == GATE.check(reply)
+    assert {"bare_primitive", "external_access"} <= set(GATE.check(sketch).ids)
+    assert all(v.line > 3 for v in GATE.check(sketch).violations)   # lines of the reply, from either
+    assert GATE.check(extract_sketch("```js\n" + SKELETON.format(body="") + "```")).passed
 
 
-async def test_gate_reply_without_a_renderer_is_the_static_verdict():
+async def test_running_the_gate_without_a_renderer_is_the_static_verdict():
     refused = "```js\n" + SKELETON.format(body="rect(1, 2, 3, 4);") + "```"
     for reply in (refused, SKELETON.format(body=""), "no code here"):
-        gated = await gate_reply(reply, config=GateConfig(canvas_size=600))
-        assert gated.report == check(reply) and gated.render is None and not gated.report.rendered
+        gated = await Gate(GateConfig(canvas_size=600)).run(reply)
+        assert gated.report == GATE.check(reply) and gated.render is None and not gated.report.rendered
         assert gated.sketch == extract_sketch(reply)
-    assert not (await gate_reply(refused)).report.passed and (await gate_reply("no code here")).sketch is None
+    assert not (await GATE.run(refused)).report.passed and (await GATE.run("no code here")).sketch is None
+
+
+def test_the_gate_applies_its_own_configuration():
+    at_400 = SKELETON.replace("600, 600", "400, 400").format(body="")
+    assert "canvas_size" in GATE.check(at_400).ids                          # the recipe's gate: 600 x 600
+    assert Gate(GateConfig(canvas_size=400)).check(at_400).passed           # the same sketch, a 400 gate
+    assert "canvas_size" in Gate(GateConfig(canvas_size=400)).check(SKELETON.format(body="")).ids

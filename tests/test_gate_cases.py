@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 from gate_cases import HARMLESS, RUNTIME, STATIC, TIMEOUT, Case
 
-from brushwork.gate import GateConfig, check
+from brushwork.gate import Gate, GateConfig
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 CORPUS = Path(__file__).parent / "corpus" / "honest"
 HONEST = sorted(CORPUS.glob("*.md"))
@@ -86,26 +88,26 @@ def test_rules_are_known_to_the_gate():
 
 @pytest.mark.parametrize("case", STATIC, ids=_ids(STATIC))
 def test_static_case_is_rejected(case: Case):
-    report = check(case.reply)
+    report = GATE.check(case.reply)
     assert not report.passed
     assert case.rule in report.ids, f"{case.name}: expected {case.rule}, got {_explain(report)}"
 
 
 @pytest.mark.parametrize("case", STATIC_TWINS, ids=_ids(STATIC_TWINS))
 def test_static_twin_passes(case: Case):
-    report = check(case.twin)
+    report = GATE.check(case.twin)
     assert report.passed, f"{case.name} twin: {_explain(report)}"
 
 
 @pytest.mark.parametrize("case", RUNTIME_TWINS, ids=_ids(RUNTIME_TWINS))
 def test_runtime_twin_passes_statically(case: Case):
-    report = check(case.twin)
+    report = GATE.check(case.twin)
     assert report.passed, f"{case.name} twin: {_explain(report)}"
 
 
 @pytest.mark.parametrize("path", HONEST, ids=[p.stem for p in HONEST])
 def test_honest_passes_statically(path: Path):
-    report = check(path.read_text())
+    report = GATE.check(path.read_text())
     assert report.passed, f"{path.name}: {_explain(report)}"
 
 
@@ -121,13 +123,13 @@ def test_honest_corpus_is_varied():
 
 @pytest.mark.parametrize("path", GOOD_EXAMPLES, ids=[p.stem for p in GOOD_EXAMPLES])
 def test_good_example_passes_statically(path: Path):
-    report = check(path.read_text())
+    report = GATE.check(path.read_text())
     assert report.passed, f"{path.name}: {_explain(report)}"
 
 
 @pytest.mark.parametrize("path", BAD_EXAMPLES, ids=[p.stem for p in BAD_EXAMPLES])
 def test_bad_example_is_rejected(path: Path):
-    report = check(path.read_text())
+    report = GATE.check(path.read_text())
     assert not report.passed
     expected = EXAMPLE_RULES.get(path.name)
     if expected is not None:
@@ -144,9 +146,9 @@ def test_examples_are_bundled():
 def test_allow_list_is_configuration():
     """A case rejected for brush.line passes once the allow-list includes line."""
     case = next(c for c in STATIC if c.name == "brush_line")
-    assert "disallowed_brush_method" in check(case.reply).ids
+    assert "disallowed_brush_method" in GATE.check(case.reply).ids
     wider = GateConfig(allowed_methods=GateConfig().allowed_methods + ("line",))
-    assert "disallowed_brush_method" not in check(case.reply, wider).ids
+    assert "disallowed_brush_method" not in Gate(wider).check(case.reply).ids
 
 
 # --------------------------------------------------------------------------------------
@@ -166,7 +168,7 @@ BOILERPLATE = [   # (handler, what its note must say)
 def test_handler_boilerplate_passes_with_a_note(body: str, says: str):
     from gate_cases import reply, sketch
 
-    report = check(reply(sketch(top=body)))
+    report = GATE.check(reply(sketch(top=body)))
     assert report.passed, _explain(report)
     [note] = report.notes
     assert note.severity == "warning" and note.line == 4, note      # the reply's line: prose, blank, fence
@@ -178,22 +180,20 @@ def test_handler_boilerplate_passes_with_a_note(body: str, says: str):
 def test_the_same_call_outside_a_handler_says_what_it_does():
     from gate_cases import reply, sketch
 
-    report = check(reply(sketch('saveCanvas("x", "png");')))
+    report = GATE.check(reply(sketch('saveCanvas("x", "png");')))
     assert report.cheated and not report.notes
     assert report.violations[0].message.startswith("`saveCanvas` saves a file; the renderer captures the painting")
 
 
 def test_a_reply_past_the_cap_is_too_long_unread():
-    from brushwork.gate import gate_reply
-
     cfg = GateConfig()
-    report = check("```\n" * 64_000, cfg)
+    report = Gate(cfg).check("```\n" * 64_000)
     assert report.ids == ("too_long",) and not report.cheated and not report.infra_failure
     assert f"{cfg.max_reply_chars:,}" in report.violations[0].message
-    gated = asyncio.run(gate_reply("```\n" * 64_000))
+    gated = asyncio.run(Gate(cfg).run("```\n" * 64_000))
     assert gated.sketch is None and gated.render is None and gated.report == report
     just_under = "```\n" * (cfg.max_reply_chars // 4)         # read, and found to hold no sketch
-    assert "too_long" not in check(just_under, cfg).ids
+    assert "too_long" not in Gate(cfg).check(just_under).ids
 
 
 # --------------------------------------------------------------------------------------
@@ -221,14 +221,14 @@ def _junk() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("name,reply", _junk(), ids=[n for n, _ in _junk()])
 def test_check_never_raises(name: str, reply: str):
-    report = check(reply)
+    report = GATE.check(reply)
     assert isinstance(report.passed, bool)
     assert isinstance(report.ids, tuple)
 
 
 def test_check_never_raises_on_non_strings():
     for junk in (None, b"function setup() {}", 42):
-        report = check(junk)  # type: ignore[arg-type]
+        report = GATE.check(junk)  # type: ignore[arg-type]
         assert not report.passed
 
 
@@ -240,7 +240,7 @@ def test_check_never_raises_on_non_strings():
 @pytest.mark.parametrize("case", RUNTIME, ids=_ids(RUNTIME))
 def test_runtime_case_is_rejected(renderer, case: Case):
     result = _render(renderer, case.reply)
-    report = check(case.reply, render=result)
+    report = GATE.check(case.reply, render=result)
     assert not report.passed
     assert case.rule in report.ids, f"{case.name}: expected {case.rule}, got {_explain(report)}"
 
@@ -249,7 +249,7 @@ def test_runtime_case_is_rejected(renderer, case: Case):
 @pytest.mark.parametrize("case", RUNTIME_TWINS, ids=_ids(RUNTIME_TWINS))
 def test_runtime_twin_passes_rendered(renderer, case: Case):
     result = _render(renderer, case.twin)
-    report = check(case.twin, render=result)
+    report = GATE.check(case.twin, render=result)
     assert report.passed, f"{case.name} twin: {_explain(report)}"
 
 
@@ -258,7 +258,7 @@ def test_runtime_twin_passes_rendered(renderer, case: Case):
 @pytest.mark.parametrize("case", TIMEOUT, ids=_ids(TIMEOUT))
 def test_hang_is_the_sketchs_fault(renderer, case: Case):
     result = _render(renderer, case.reply)
-    report = check(case.reply, render=result)
+    report = GATE.check(case.reply, render=result)
     # Stopped at the CPU budget; or, on a machine too busy to give the loop that much CPU before
     # the deadline, timed out on two browsers. Either way the sketch's fault: the reward is 0.
     assert {case.rule, "render_timeout"} & set(report.ids), f"{case.name}: expected {case.rule}, got {_explain(report)}"
@@ -270,7 +270,7 @@ def test_hang_is_the_sketchs_fault(renderer, case: Case):
 def test_honest_passes_rendered(renderer, path: Path):
     reply = path.read_text()
     result = _render(renderer, reply)
-    report = check(reply, render=result)
+    report = GATE.check(reply, render=result)
     assert report.passed, f"{path.name}: {_explain(report)}"
     assert result.paint_fraction is not None and result.paint_fraction >= 0.005
     assert result.brush_calls and set(result.brush_calls) <= set(GateConfig().allowed_methods)

@@ -21,9 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from brushwork.gate import check
+from brushwork.gate import Gate
 from brushwork.gate.syntax import parser
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = Path(__file__).parent / "js" / "acorn_identifiers.js"
@@ -123,7 +125,7 @@ def test_every_disagreement_in_the_red_team_is_refused_or_rendered():
     found = differentials([a.reply for a in ATTACKS])
     assert found, "the red team holds no parser differential"
     # Those the static rules pass are rendered and judged by tests/test_redteam.py (refused or harmless).
-    unrendered = [by_reply[r].id for r in found if check(r).passed and by_reply[r].heavy]
+    unrendered = [by_reply[r].id for r in found if GATE.check(r).passed and by_reply[r].heavy]
     assert not unrendered, unrendered
 
 
@@ -146,10 +148,10 @@ def test_every_fuzzed_disagreement_that_runs_its_payload_is_refused(renderer):
     live = [(reply, code, names) for reply, code, oracle in zip(found, codes, acorn(codes))
             if (names := _runs_in_v8(code, oracle))]
     assert len(live) > 20, "few fuzzed differentials run their payload: make the fuzzer harder"
-    hidden = [item for item in live if check(item[0]).passed]  # the static rules did not see the payload
+    hidden = [item for item in live if GATE.check(item[0]).passed]  # the static rules did not see the payload
     sample = random.Random(1).sample(hidden, min(10, len(hidden)))
     results = renderer.render_many([code for _, code, _ in sample], seed=0)
     for (reply, _, names), result in zip(sample, results):
-        report = check(reply, render=result)   # the static rules passed it: the run-time rules judge
+        report = GATE.check(reply, render=result)   # the static rules passed it: the run-time rules judge
         wanted = {PAYLOADS[n] for n in names} | {"js_error", "syntax_error"}
         assert wanted & set(report.ids), f"{sorted(names)} ran unseen: {report.ids}\n{reply[:400]}"

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from brushwork.gate import check
+from brushwork.gate import Gate
 from brushwork.painter import paint
+
+GATE = Gate()   # the recipe's configuration
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "src/brushwork/examples/pool/sources").glob("*.js")) \
@@ -27,14 +29,14 @@ def _explain(report) -> str:
 
 @pytest.mark.parametrize("path", SOURCES, ids=[p.name for p in SOURCES])
 def test_honest_source_passes(path: Path):
-    report = check(path.read_text())
+    report = GATE.check(path.read_text())
     assert report.passed, f"{path.name}: {_explain(report)}"
 
 
 def test_thousand_painter_seeds_pass():
     refused = {}
     for seed in range(1000):
-        report = check(paint(seed).code)
+        report = GATE.check(paint(seed).code)
         if not report.passed:
             refused[seed] = _explain(report)
     assert not refused, f"{len(refused)} painter seeds refused, e.g. {next(iter(refused.items()))}"

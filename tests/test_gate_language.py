@@ -17,8 +17,10 @@ import pytest
 from gate_cases import PAINT, reply, sketch
 
 from brushwork.core import language as L
-from brushwork.gate import DEFAULT_ALLOWED, RULES_BY_ID, GateConfig, check
+from brushwork.gate import DEFAULT_ALLOWED, RULES_BY_ID, Gate, GateConfig
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 ROOT = Path(__file__).resolve().parent
 CORPUS = sorted((ROOT / "corpus/async_setup").glob("*.md")) + sorted((ROOT / "corpus/model_style").glob("*.md"))
@@ -125,9 +127,9 @@ CONSTRUCTS = [
 
 @pytest.mark.parametrize("name, honest, refused, rule, where", CONSTRUCTS, ids=[c[0] for c in CONSTRUCTS])
 def test_construct_passes_and_its_neighbour_is_refused(name, honest, refused, rule, where):
-    passed = check(_build(honest, where))
+    passed = GATE.check(_build(honest, where))
     assert passed.passed, f"{name} (honest): {_explain(passed)}"
-    report = check(_build(refused, where))
+    report = GATE.check(_build(refused, where))
     assert rule in report.ids, f"{name} (refused): expected {rule}, got {_explain(report)}"
 
 
@@ -149,7 +151,7 @@ def test_corpora_are_complete():
 
 @pytest.mark.parametrize("path", CORPUS, ids=[f"{p.parent.name}/{p.name}" for p in CORPUS])
 def test_corpus_reply_passes_statically(path: Path):
-    report = check(path.read_text())
+    report = GATE.check(path.read_text())
     assert report.passed, f"{path.name}: {_explain(report)}"
 
 
@@ -174,7 +176,7 @@ def test_corpus_replies_pass_the_whole_gate(corpus_renders, record_property):
     rendered, retried = corpus_renders
     refused = []
     for path, text, result in rendered:
-        report = check(text, render=result)
+        report = GATE.check(text, render=result)
         problems = []
         if not report.passed:
             problems.append(_explain(report))
@@ -217,8 +219,8 @@ def probe_renders(renderer):
 @pytest.mark.parametrize("name, kind", [("function_argument", "a function"), ("vector_argument", "a p5.Vector")])
 def test_non_data_argument_is_unsupported(probe_renders, name, kind):
     text = PROBES[name]
-    assert check(text).passed, "the static rules leave arguments to the render"
-    report = check(text, render=probe_renders[name])
+    assert GATE.check(text).passed, "the static rules leave arguments to the render"
+    report = GATE.check(text, render=probe_renders[name])
     found = [v for v in report.violations if v.id == "unsupported_argument"]
     assert found and found[0].severity == "broken", _explain(report)
     assert kind in found[0].message, found[0].message
@@ -227,7 +229,8 @@ def test_non_data_argument_is_unsupported(probe_renders, name, kind):
 @pytest.mark.chromium
 def test_colour_kept_in_array_paints_as_its_css_string(probe_renders):
     kept, direct = probe_renders["colour_in_array"], probe_renders["colour_string"]
-    assert check(PROBES["colour_in_array"], render=kept).passed, _explain(check(PROBES["colour_in_array"], render=kept))
+    report = GATE.check(PROBES["colour_in_array"], render=kept)
+    assert report.passed, _explain(report)
     assert kept.display_list == direct.display_list  # String(color("#e8607a")) is "#e8607a"
     assert kept.png is not None and kept.png == direct.png
 

@@ -20,10 +20,12 @@ import pytest
 from ocr_cases import STROKES, lettered, plain, scattered
 
 from brushwork.errors import ConfigError
-from brushwork.gate import GateConfig, check
+from brushwork.gate import Gate, GateConfig
 from brushwork.gate import runtime_rules as R
 from brushwork.gate.ocr import STROKE_GLYPHS, OcrLine, OcrReading, read_text, text_verdict
 from brushwork.render import RenderResult
+
+GATE = Gate()   # the recipe's configuration
 
 WASH = """  brush.fillTexture(0.5, 0.6);
   brush.fillBleed(0.3);
@@ -77,7 +79,7 @@ def _explain(report) -> str:
 @pytest.mark.chromium
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_lettering_is_read(case, renders):
-    report = check(case.attack, render=renders[case.attack])
+    report = GATE.check(case.attack, render=renders[case.attack])
     assert report.ids == ("text_in_image",), _explain(report)
     assert report.cheated
     assert report.violations[0].message.startswith('reads "')
@@ -86,7 +88,7 @@ def test_lettering_is_read(case, renders):
 @pytest.mark.chromium
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_twin_passes(case, renders):
-    report = check(case.twin, render=renders[case.twin])
+    report = GATE.check(case.twin, render=renders[case.twin])
     assert report.passed, _explain(report)
 
 
@@ -109,7 +111,7 @@ def stroke_renders(renderer) -> dict[tuple[str, int], RenderResult]:
 @pytest.mark.chromium
 @pytest.mark.parametrize("case", STROKE_CASES, ids=lambda c: f"{c[0]}-seed{c[1]}")
 def test_parallel_strokes_pass(case, stroke_renders):
-    report = check(dict(STROKES)[case[0]], render=stroke_renders[case])
+    report = GATE.check(dict(STROKES)[case[0]], render=stroke_renders[case])
     assert report.passed, _explain(report)
 
 
@@ -150,7 +152,7 @@ def test_stroke_glyphs_are_what_strokes_read_as():
 @pytest.mark.chromium
 def test_ocr_off_turns_the_rule_off(renders):
     case = CASES[1]
-    assert "text_in_image" not in check(case.attack, GateConfig(ocr=False), render=renders[case.attack]).ids
+    assert "text_in_image" not in Gate(GateConfig(ocr=False)).check(case.attack, render=renders[case.attack]).ids
 
 
 @pytest.mark.chromium

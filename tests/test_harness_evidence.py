@@ -3,7 +3,7 @@ harness (hooks the libraries call, code outside setup and draw, the harness's st
 built-ins it relied on, library objects in the sketch's hands, offscreen painting, functions
 outside the old language, the page itself), rerun against the sketch realm.
 
-Every `Attack` is judged by the run-time rules only (`_runtime(GateReport(()), render)`:
+Every `Attack` is judged by the run-time rules only (`GATE._runtime(GateReport(()), render)`:
 the static gate is bypassed on purpose). Its cheat is a bare p5 call (black-outlined by
 default, or text): it must be refused, or be harmless — passed with no such mark on the
 canvas, because it ran in the sketch's own realm. Its `twin`, the legal mechanism, must
@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 from gate_cases import CANVAS, PAINT
 
-from brushwork.gate import GateReport
-from brushwork.gate.reply import _runtime  # the run-time rules alone: the static rules out of the way
+from brushwork.gate import Gate, GateReport
 from brushwork.render import image
 from brushwork.render.browser import PageEvents
 from brushwork.render.evidence import read_evidence
+
+GATE = Gate()   # the recipe's configuration
 
 BASE_DRAW = ["translate(-width / 2, -height / 2);", 'background("#f7f2e9");', PAINT]
 RECT = "rect(10, 10, 200, 200);"
@@ -228,7 +229,7 @@ def _explain(result, report) -> str:
 
 def _judge(renderer, code: str):
     result = renderer.render(code, seed=0)
-    return result, _runtime(GateReport(()), result)
+    return result, GATE._runtime(GateReport(()), result)
 
 
 def _dark_pixels(png: bytes | None) -> int:
@@ -370,6 +371,6 @@ def test_random_and_millis_are_legal_and_repeat(one_worker):
     """The legal twin: p5's random() and millis() pass, and paint the same twice."""
     code = page("for (let i = 0; i < 5; i++) brush.circle(random(100, 500), random(100, 500), 10 + millis() % 20);")
     first, again = one_worker.render(code, seed=4), one_worker.render(code, seed=4)
-    report = _runtime(GateReport(()), first)
+    report = GATE._runtime(GateReport(()), first)
     assert report.passed and first.flags == () and first.js_errors == (), _explain(first, report)
     assert first.png == again.png and first.display_list == again.display_list

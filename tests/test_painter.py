@@ -7,8 +7,10 @@ import re
 import pytest
 
 from brushwork.errors import ConfigError
-from brushwork.gate import check
+from brushwork.gate import Gate
 from brushwork.painter import DOMAINS, MAX_FILLS, SUBJECTS, ProceduralPainting, paint
+
+GATE = Gate()   # the recipe's configuration
 
 ALL_SUBJECTS = [s for subjects in SUBJECTS.values() for s in subjects]
 
@@ -28,7 +30,7 @@ def test_forty_paintings_pass_the_static_gate():
     paintings = forty()
     assert {p.domain for p in paintings} == set(DOMAINS)
     for p in paintings:
-        report = check(p.code)
+        report = GATE.check(p.code)
         assert report.passed, (p.subject, [v.to_dict() for v in report.violations])
 
 
@@ -89,7 +91,7 @@ def test_free_form_subjects_find_a_layout():
     p = paint(0, "a white hibiscus at noon")
     assert p.domain == "hibiscus" and p.params["palette"] == "white" and p.subject == "a white hibiscus at noon"
     assert paint(1, "poppies in a field").domain == "flowers"
-    assert check(paint(2, "a quiet lake").code).passed
+    assert GATE.check(paint(2, "a quiet lake").code).passed
 
 
 def test_white_paint_goes_on_tinted_paper():
@@ -105,7 +107,7 @@ def test_six_rendered_paintings_pass_the_run_time_gate(renderer):
     results = renderer.render_many([p.code for p in picks], seed=0)
     for p, result in zip(picks, results):
         assert result.ok, (p.subject, result.detail)
-        report = check(p.code, render=result)
+        report = GATE.check(p.code, render=result)
         assert report.passed, (p.subject, [v.to_dict() for v in report.violations])
         assert result.paint_fraction >= 0.02, p.subject
         assert result.paint_calls <= MAX_FILLS + 2, (p.subject, result.paint_calls)

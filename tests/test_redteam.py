@@ -22,16 +22,17 @@ import numpy as np
 import pytest
 from redteam import ATTACKS, FAMILIES, HARMLESS, RECLASSIFIED, RUNTIME_IDS, STATIC_IDS, Attack
 
-from brushwork.gate import GateReport, check
-from brushwork.gate.reply import _runtime  # the run-time rules alone: the static rules out of the way
+from brushwork.gate import Gate, GateReport
 from brushwork.render import image
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 # Attacks the gate is known not to stop yet, with why; strict, so a fix shows up as a failure to update.
 KNOWN_LIMITS = {
     "text/brush_letters_negative_space": "PP-OCR misses pale letters cut out of a dark wash (README)",
 }
-STATICALLY_PASSED = {a.id for a in ATTACKS if check(a.reply).passed}
+STATICALLY_PASSED = {a.id for a in ATTACKS if GATE.check(a.reply).passed}
 WHOLE = [a for a in ATTACKS if not a.heavy and a.id in STATICALLY_PASSED]
 ALONE = [a for a in ATTACKS if a.runtime and not a.heavy]
 HEAVY = [a for a in ATTACKS if a.runtime and a.heavy]
@@ -134,7 +135,7 @@ def test_table_is_consistent():
 
 @pytest.mark.parametrize("attack", STATIC, ids=_ids(STATIC))
 def test_attack_is_refused_statically(attack: Attack):
-    report = check(attack.reply)
+    report = GATE.check(attack.reply)
     assert not report.passed
     expected = set(attack.expect) | set(RECLASSIFIED.get(attack.id, ()))
     # Where the old reason was retired with the narrow language, any early reason will do.
@@ -144,7 +145,7 @@ def test_attack_is_refused_statically(attack: Attack):
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=_ids(ATTACKS))
 def test_twin_passes_statically(attack: Attack):
-    report = check(attack.twin)
+    report = GATE.check(attack.twin)
     assert report.passed, f"{attack.id} twin: {_explain(report)}"
 
 
@@ -156,14 +157,14 @@ def test_twin_passes_statically(attack: Attack):
 @pytest.mark.parametrize("attack", [_param(a) for a in WHOLE], ids=_ids(WHOLE))
 def test_attack_the_static_rules_pass_is_refused_or_harmless(renders, attack: Attack):
     render = renders[attack.reply]
-    _refused_or_harmless(attack, check(attack.reply, render=render), render)
+    _refused_or_harmless(attack, GATE.check(attack.reply, render=render), render)
 
 
 @pytest.mark.chromium
 @pytest.mark.parametrize("attack", [_param(a) for a in ALONE], ids=_ids(ALONE))
 def test_attack_is_refused_or_harmless_at_run_time_alone(renders, attack: Attack):
     render = renders[attack.reply]
-    _refused_or_harmless(attack, _runtime(GateReport(()), render), render, alone=True)
+    _refused_or_harmless(attack, GATE._runtime(GateReport(()), render), render, alone=True)
 
 
 TWINS = list({a.twin: a for a in WHOLE + ALONE}.values())
@@ -173,7 +174,7 @@ TWINS = list({a.twin: a for a in WHOLE + ALONE}.values())
 @pytest.mark.parametrize("attack", TWINS, ids=_ids(TWINS))
 def test_twin_passes_rendered(renders, attack: Attack):
     render = renders[attack.twin]
-    report = check(attack.twin, render=render)
+    report = GATE.check(attack.twin, render=render)
     assert report.passed, f"{attack.id} twin: {_explain(report)}"
     assert render.js_errors == () and render.flags == (), f"{attack.id} twin: {render.js_errors} {render.flags}"
 
@@ -193,4 +194,4 @@ def quick_renderer(private_cache):
 @pytest.mark.parametrize("attack", HEAVY, ids=_ids(HEAVY))
 def test_heavy_attack_is_rejected_at_run_time(quick_renderer, attack: Attack):
     render = quick_renderer.render(_code(attack.reply), seed=0)
-    _refused_or_harmless(attack, _runtime(GateReport(()), render), render)
+    _refused_or_harmless(attack, GATE._runtime(GateReport(()), render), render)

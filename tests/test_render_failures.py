@@ -25,11 +25,13 @@ import signal
 
 import pytest
 
-from brushwork.gate import check, gate_reply
+from brushwork.gate import Gate
 from brushwork.render import RenderConfig, Renderer, RenderResult, SyncRenderer
 from brushwork.render.config import CPU_BUDGET_S
 from brushwork.score.reward import PRESETS, total
 from brushwork.sketch import extract_sketch
+
+GATE = Gate()   # the recipe's configuration
 
 pytestmark = pytest.mark.chromium
 
@@ -56,7 +58,7 @@ FULL_MARKS = {"gate": 1.0, "length": 1.0, "judge": 1.0, "aesthetic": 1.0}
 
 
 def verdict(reply_code: str, render):
-    report = check(extract_sketch(reply_code), render=render)
+    report = GATE.check(extract_sketch(reply_code), render=render)
     reward = None if report.infra_failure else total(PRESETS["judge-led"], report.passed, FULL_MARKS)
     return report, reward
 
@@ -79,12 +81,12 @@ def test_busy_loop_that_would_finish_is_too_slow_and_its_twin_passes(tight):
     assert slow.status == "too_slow", slow.detail
     quick = tight.render(painting(spin(2e7)))
     assert quick.ok and quick.timings.cpu_s < 1.5
-    assert check(painting(spin(2e7)), render=quick).passed
+    assert GATE.check(painting(spin(2e7)), render=quick).passed
 
 
-def test_gate_reply_gives_the_reward_zero(tight):
+def test_a_sketch_too_slow_through_the_gate_gets_the_reward_zero(tight):
     reply = "```js\n" + painting("while (true) {}") + "```"
-    gated = tight._call(gate_reply(reply, tight.renderer))  # the async gate, on the renderer's own loop
+    gated = tight._call(GATE.run(reply, tight.renderer))  # the async gate, on the renderer's own loop
     assert gated.render.status == "too_slow" and "too_slow" in gated.report.ids
     assert not gated.report.infra_failure
     assert total(PRESETS["judge-led"], gated.report.passed, FULL_MARKS) == 0.0
@@ -123,14 +125,14 @@ async def test_one_off_crash_is_forgiven_by_the_retry(tmp_path):
         first = r.backend._workers[0].proc.pid
         for _ in range(200):  # kill the browser once the page is rendering
             await asyncio.sleep(0.05)
-            if r.backend._workers[0].renders >= 2:  # the warm-up, then this job
+            if r.backend._workers[0].renders >= 1:  # this job's page is open
                 break
         await asyncio.sleep(0.3)
         os.killpg(first, signal.SIGKILL)
         result = await task
         assert result.ok and result.attempts == 2 and not result.repeated, result.detail
         assert "first attempt: untrusted (the browser" in result.detail and r.backend._workers[0].proc.pid != first
-        assert check(code, render=result).passed
+        assert GATE.check(code, render=result).passed
         again = await r.render(code)  # a success after a retry is cached like any other
         assert again.cache_hit and again.ok
 
@@ -167,9 +169,9 @@ def gpu_process(group: int) -> tuple[int, int] | None:
 
 
 async def kill_gpu_in(worker, pages: set[int], painted_s: float = 0.4) -> list[int]:
-    """SIGKILL the GPU process during each of the worker's page loads numbered `pages` (warm-ups
-    count), once it has spent `painted_s` CPU-s on that page: mid-replay (the page's main thread
-    is busy replaying then, so it cannot be asked), whatever the machine's load. A 40-stroke
+    """SIGKILL the GPU process during each of the worker's page loads numbered `pages`, once it
+    has spent `painted_s` CPU-s on that page: mid-replay (the page's main thread is busy
+    replaying then, so it cannot be asked), whatever the machine's load. A 40-stroke
     painting costs the GPU process about 1 CPU-s, the page load and canvas 0.2."""
     killed = []
     for page in sorted(pages):
@@ -210,7 +212,7 @@ async def test_gpu_process_killed_mid_render_never_scores_a_blank_canvas(tmp_pat
 
         # killed on both attempts: no capture to trust, ours (None), not cached
         code = many_strokes("#d9604a")
-        killer = asyncio.create_task(kill_gpu_in(worker, {worker.renders + 1, worker.renders + 3}))
+        killer = asyncio.create_task(kill_gpu_in(worker, {worker.renders + 1, worker.renders + 2}))  # the retry's page
         result = await r.render(code)
         assert len(await killer) == 2
         assert result.status == "untrusted" and result.attempts == 2 and result.png is None, result.detail

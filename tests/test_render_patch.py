@@ -210,8 +210,9 @@ def test_rewritten_shader_paints_what_upstream_paints(paintings):
 def test_default_build_keeps_verdicts_paint_and_taste(paintings, taste_model):
     """Edge pixels move (upstream's derivatives there were undefined: 1-10 k pixels of 360 k, each
     by a few levels), the painting does not: same verdict, paint fraction and taste score."""
-    from brushwork.gate import check
+    from brushwork.gate import Gate
 
+    check = Gate().check
     upstream, patched = paintings["upstream"], paintings["deterministic"]
     sketches = dict(_sketches())
     off = []

@@ -136,15 +136,15 @@ async def test_the_embedding_starts_beside_the_gate_once(example_pool, tmp_path)
     async with Renderer(RenderConfig(workers=1, cache_dir=tmp_path)) as r:
         scorer = Scorer(r, example_pool,
                         backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": TasteAesthetic(model)})
-        gated = await scorer.gate(HONEST, seed=1, prefetch=True)
+        gated = await scorer.gate.run(HONEST, r, seed=1, beside=scorer.prefetch)
         assert model._cache.counts["embedding"] == before + 1          # done during the gate
         card = await scorer.score_gated(gated, seed=1, group_seed=3)
         assert card.passed and 0 < card.aesthetic < 1 and card.judge is not None
         assert model._cache.counts["embedding"] == before + 1          # found, not recomputed
         fetching = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28);\n  fetch('x');")
-        refused = await scorer.gate(fetching, seed=1, prefetch=True)
+        refused = await scorer.gate.run(fetching, r, seed=1, beside=scorer.prefetch)
         assert not refused.report.passed and model._cache.counts["embedding"] == before + 1
-        plain = await scorer.gate(HONEST.replace("#ff7f50", "#e75480"), seed=1)   # not to be scored
+        plain = await scorer.gate.run(HONEST.replace("#ff7f50", "#e75480"), r, seed=1)   # not to be scored
         assert plain.report.passed and model._cache.counts["embedding"] == before + 1
         failing = Scorer(r, example_pool,
                          backends={"judge": PairwiseJudge(TasteJudge(model)), "aesthetic": Failing(model)})

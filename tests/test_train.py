@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from test_env_server import Server
 
-from brushwork.gate import check
+from brushwork.gate import Gate
 from brushwork.train.config import parse
 from brushwork.train.film import read_film
 from brushwork.train.tiny import TinySpec, build_tiny, train_tokenizer, warmup_rows
+
+GATE = Gate()   # the recipe's configuration
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = "tiny-cpu"   # a bundled config, by name
@@ -39,7 +41,7 @@ def test_warmup_pairs_pass_the_gate_and_match_their_prompts():
     assert len(rows) == 12
     for row in rows:
         reply = row["completion"][0]["content"]
-        assert check(reply).passed
+        assert GATE.check(reply).passed
         assert row["subject"] in row["prompt"][-1]["content"]
     hibiscus = [r for r in rows if "hibiscus" in r["subject"]]
     assert hibiscus and all("hibiscus" in r["completion"][0]["content"].split("\n")[1] for r in hibiscus)

@@ -57,8 +57,9 @@ def test_tool_calls_round_trip_through_trl_parser(tokenizer):
 
 
 def test_every_defect_is_a_real_one_and_the_fix_passes():
-    from brushwork.gate import check
+    from brushwork.gate import Gate
 
+    check = Gate().check
     code = paint(5, "peach hibiscus", jitter=0.0).code
     assert check(code).passed
     expected = {"syntax": "syntax_error", "method": "disallowed_brush_method"}

@@ -19,20 +19,18 @@ RENDER_KEYS = tuple(f.name for f in fields(RenderSettings))
 GATE_KEYS = tuple(f.name for f in fields(GateSettings)) + RENDER_KEYS
 
 
-async def _gate_files(files: list[Path], gate_cfg, render_cfg, seed: int, render: bool, render_all: bool,
-                      label: str):
-    """Gate (and render) every file concurrently, with a progress bar. Returns Gated in file order."""
-    from brushwork.gate import gate_reply
+async def _gate_files(files: list[Path], gate, render_cfg, seed: int, render: bool, render_all: bool, label: str):
+    """Gate (and render) every file concurrently with `gate`, with a progress bar. Returns Gated in file order."""
     from brushwork.render import Renderer
 
     replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     if not render:
-        return [await gate_reply(r, config=gate_cfg) for r in replies]
+        return [await gate.run(r) for r in replies]
     with progress() as bar:
         task = bar.add_task(label, total=len(files))
         async with Renderer(render_cfg) as renderer:
             async def one(reply):
-                gated = await gate_reply(reply, renderer, gate_cfg, seed=seed, render_all=render_all)
+                gated = await gate.run(reply, renderer, seed=seed, render_all=render_all)
                 bar.advance(task)
                 return gated
             return await asyncio.gather(*(one(r) for r in replies))
@@ -102,9 +100,11 @@ def check(
     options: ScoringOptions = None, options_sources: dict = None,
 ):
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
-    gate_cfg, render_cfg = options.gate_config(), options.render_config()
+    from brushwork.gate import Gate
+
+    gate, render_cfg = Gate(options.gate_config()), options.render_config()
     with clear_errors():
-        gated = asyncio.run(_gate_files(files, gate_cfg, render_cfg, seed, not no_render, render_all, "checking"))
+        gated = asyncio.run(_gate_files(files, gate, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]
         typer.echo(json.dumps(payload, indent=2))

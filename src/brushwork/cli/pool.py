@@ -9,7 +9,9 @@ import typer
 from rich.table import Table
 
 from brushwork.cli.common import app, console, out, print_error, progress, with_settings
+from brushwork.cli.gate import GATE_KEYS
 from brushwork.render.config import RenderSettings
+from brushwork.score.options import ScoringOptions
 
 pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
 app.add_typer(pool_app, name="pool")
@@ -229,7 +231,7 @@ def report(root: Path = RootArg, html: Path = typer.Option(None, help="also writ
 
 
 @pool_app.command("generate")
-@with_settings(RenderSettings)
+@with_settings(ScoringOptions, keys=GATE_KEYS)
 def generate(root: Path = RootArg,
              procedural: int = typer.Option(0, help="paint this many with the built-in procedural painter"),
              model: str = typer.Option(None, help="OpenAI-compatible chat model that writes sketches"),
@@ -239,28 +241,32 @@ def generate(root: Path = RootArg,
              subjects: str = typer.Option("", help="comma-separated subjects (default: the hibiscus domain)"),
              rounds: int = typer.Option(3, help="critique-and-revise rounds"),
              seed: int = typer.Option(0, min=0, max=2**32 - 1),
-             options: RenderSettings = None, options_sources: dict = None):
-    """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally."""
+             options: ScoringOptions = None, options_sources: dict = None):
+    """Add candidate paintings: from a chat model with VLM critique rounds, or procedurally; each
+    gated with the gate settings and canvas size given here."""
     import os
 
+    from brushwork.gate import Gate
     from brushwork.painter import SUBJECTS
     from brushwork.pool import generate as gen
     from brushwork.render import Renderer, SyncRenderer
 
     store = _store(root)
-    config = options.render_config()
+    config, gate = options.render_config(), Gate(options.gate_config())
     wanted = [s.strip() for s in subjects.split(",") if s.strip()] or list(SUBJECTS["hibiscus"])
     if procedural:
         bar, update = _bar("painting procedurally")
         with bar, SyncRenderer(config) as r:
-            ids = gen.generate_procedural(store, r, procedural, seed=seed, subjects=wanted, on_progress=update)
+            ids = gen.generate_procedural(store, r, procedural, seed=seed, subjects=wanted, on_progress=update,
+                                          gate=gate)
         out.print(f"added {len(ids)} procedural paintings")
     if model:
         async def run():
             async with Renderer(config) as r:
                 return await gen.generate_openai(store, r, wanted, base_url=base_url, model=model,
                                                  api_key=os.environ.get("BRUSHWORK_GENERATOR_API_KEY"),
-                                                 rounds=rounds, critic_base_url=critic_url, critic_model=critic_model)
+                                                 rounds=rounds, critic_base_url=critic_url, critic_model=critic_model,
+                                                 gate=gate)
         with console.status(f"asking {model} for {len(wanted)} subjects, {rounds} critique rounds"):
             result = asyncio.run(run())
         out.print(result.summary())

@@ -98,6 +98,8 @@ def score_table(files, cards, preset: str) -> Table:
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"copies {c.copy_of.describe()}" if c.copy_of else "") or _taste_note(c.taste) or \
             (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
+        warnings = ", ".join(dict.fromkeys(f"{n.id}" + (f" (line {n.line})" if n.line else "") for n in c.notes))
+        notes = "; ".join(x for x in (notes, f"warning: {warnings}" if warnings else "") if x)
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"
         table.add_row(str(Path(f).name), *(_fmt(c.terms.get(t)) for t in names), total, notes)
     return table

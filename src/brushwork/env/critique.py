@@ -1,9 +1,10 @@
 """The critique a multi-turn episode shows the model between revisions.
 
-It says what the gate and the page observed (violations, how much of the canvas is painted,
-JavaScript errors, which brush methods ran), whether the painting copies a pool painting (once
-it has been scored: a copy wins no judge term), and never the score, the judge's verdicts or the
-references: those would teach the answer key instead of painting.
+It says what the gate and the page observed (violations, the gate's notes on code that never
+runs, how much of the canvas is painted, JavaScript errors, which brush methods ran), whether
+the painting copies a pool painting (once it has been scored: a copy wins no judge term), and
+never the score, the judge's verdicts or the references: those would teach the answer key
+instead of painting.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def critique(gated: Gated, revision: int, revisions_left: int, copy: Copy | None
     is its ScoreCard's `copy_of` where it has been scored."""
     lines = [f"Painting {revision + 1}: {_verdict(gated)}"]
     lines += _violations(gated)
+    lines += _notes(gated)
     lines += _page(gated)
     if copy is not None:
         lines.append(f"It copies pool painting {copy.describe()}: a copy wins nothing from the judge. "
@@ -53,6 +55,18 @@ def _violations(gated: Gated) -> list[str]:
         lines.append(f"- {v.id}{where}: {v.message}")
     if len(found) > _MAX_ITEMS:
         lines.append(f"- ... and {len(found) - _MAX_ITEMS} more")
+    return lines
+
+
+def _notes(gated: Gated) -> list[str]:
+    """Warnings that cost nothing now: code that would break a rule if it ever ran."""
+    notes = gated.report.notes
+    if not notes:
+        return []
+    lines = ["Notes (no penalty: this code never runs in a render):"]
+    lines += [f"- {n.id}" + (f" (line {n.line})" if n.line else "") + f": {n.message}" for n in notes[:_MAX_ITEMS]]
+    if len(notes) > _MAX_ITEMS:
+        lines.append(f"- ... and {len(notes) - _MAX_ITEMS} more")
     return lines
 
 

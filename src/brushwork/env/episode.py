@@ -86,6 +86,11 @@ class Turn:
         return self.gated.report.violations
 
     @property
+    def notes(self) -> tuple[Violation, ...]:
+        """The gate's notes (severity warning): code that would break a rule but never runs."""
+        return self.gated.report.notes
+
+    @property
     def terms(self) -> dict | None:
         """The rewarded card's terms and the reward as "total" (None until done)."""
         return None if self.card is None else {**self.card.terms, "total": self.reward}
@@ -187,7 +192,7 @@ class EpisodeRunner:
 
     @property
     def allowed_methods(self) -> tuple[str, ...]:
-        return tuple(self.pipeline.gate_config.allowed_methods)
+        return tuple(self.pipeline.scorer.gate.config.allowed_methods)
 
     def start(self, seed: int | None = None, episode_id: str | None = None, subject: str | None = None,
               domain: str | None = None, references: int | None = None, revisions: int = 0,

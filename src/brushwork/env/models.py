@@ -1,7 +1,8 @@
 """The environment's wire types (pydantic, unknown fields rejected): `PaintAction` in,
 `PaintObservation` out, `PaintState` on request. Shared by the server and the client.
 
-A step's observation about a painting carries its gate verdict, render and critique. The
+A step's observation about a painting carries its gate verdict (violations and notes), render
+and critique. The
 reward and its terms (and the full score card, `score`, read back as a `ScoreCard` by `card`)
 appear only on the observation that ends the episode: a model revising its painting never sees
 its score or the references.
@@ -86,6 +87,10 @@ class PaintObservation(Observation):
     passed: bool | None = Field(default=None, description="whether the painting passed the gate")
     violations: list[dict[str, Any]] = Field(default_factory=list,
                                              description="gate violations: id, severity, message, line")
+    notes: list[dict[str, Any]] = Field(default_factory=list,
+                                        description="gate notes (severity warning): code that would break a rule "
+                                                    "but never runs, an event handler's body: id, severity, "
+                                                    "message, line")
     critique: str = Field(default="", description="what the gate and the page saw; never the score")
     paint_fraction: float | None = Field(default=None, description="share of the canvas that is painted")
     js_errors: list[str] = Field(default_factory=list, description="errors the sketch threw while painting")

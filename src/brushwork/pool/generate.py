@@ -25,7 +25,7 @@ from importlib import resources
 
 from brushwork.core.chat import ChatClient, Retry, image_part
 from brushwork.errors import ConfigError, ModelUnavailable
-from brushwork.gate import GateReport, check, gate_reply
+from brushwork.gate import Gate, GateReport
 from brushwork.pool.store import PoolStore
 
 
@@ -107,9 +107,10 @@ def with_article(subject: str) -> str:
 
 # -- (b) the procedural painter --------------------------------------------------------------
 def generate_procedural(store: PoolStore, renderer, n: int, seed: int = 0, subjects: Sequence[str] | None = None,
-                        on_progress: Progress | None = None) -> Generation:
+                        on_progress: Progress | None = None, *, gate: Gate) -> Generation:
     """Paint `n` procedural paintings (seeds `seed`..`seed + n - 1`, cycling through
-    `subjects` when given), render them with a `SyncRenderer`, add those that pass the gate."""
+    `subjects` when given), render them with a `SyncRenderer` at `gate`'s canvas size, add those
+    that pass `gate`."""
     from brushwork.painter import paint
 
     prompts = PainterPrompts.load()
@@ -118,7 +119,7 @@ def generate_procedural(store: PoolStore, renderer, n: int, seed: int = 0, subje
     lock = threading.Lock()
 
     def finished(i: int, render) -> None:   # called as each render finishes, on the renderer's thread
-        painting, report = paintings[i], check(paintings[i].code, render=render)
+        painting, report = paintings[i], gate.check(paintings[i].code, render=render)
         attempt = Candidate(painting.subject, i, violations=report.ids,
                           error=f"render {render.status}: {render.detail}" if report.infra_failure else None)
         if report.passed:
@@ -131,7 +132,7 @@ def generate_procedural(store: PoolStore, renderer, n: int, seed: int = 0, subje
             if on_progress is not None:
                 on_progress(len(attempts), n)
 
-    renderer.render_many([p.code for p in paintings], seed=0, on_done=finished)
+    renderer.render_many([p.code for p in paintings], seed=0, size=gate.config.canvas_size, on_done=finished)
     return Generation([attempts[i] for i in sorted(attempts)])
 
 
@@ -168,9 +169,10 @@ async def generate_openai(store: PoolStore, renderer, subjects: Sequence[str], *
                           critic_model: str | None = None, samples_per_subject: int = 1,
                           on_progress: Progress | None = None, temperature: float = 0.8,
                           critic_api_key: str | None = None, retry: Retry | None = None,
-                          concurrency: int = 4) -> Generation:
+                          concurrency: int = 4, gate: Gate) -> Generation:
     """Ask a chat model for a sketch per subject (and sample), then `rounds` critique-and-revise
-    rounds (0: the first draft only). `renderer` is a started async `brushwork.render.Renderer`.
+    rounds (0: the first draft only). `renderer` is a started async `brushwork.render.Renderer`;
+    `gate` judges every sketch (and sets the canvas size it is rendered at).
     Items carry generator ``openai:<model>`` and provenance ``{model, prompt, critique_round,
     parent, critique}``: `parent` is the previous round's item (None for the draft, or when the
     previous round's sketch did not pass the gate), `critique` the text that round answered."""
@@ -187,13 +189,14 @@ async def generate_openai(store: PoolStore, renderer, subjects: Sequence[str], *
     critic = ChatEndpoint(critic_base_url or base_url, critic_model or model,
                           critic_api_key or (api_key if critic_base_url in (None, base_url) else None),
                           temperature=0.0, max_tokens=400, retry=retry)
-    gate = asyncio.Semaphore(max(1, concurrency))
+    slots = asyncio.Semaphore(max(1, concurrency))
     async with httpx.AsyncClient() as client:
         total = len(subjects) * samples_per_subject * (rounds + 1)
-        session = _Session(store, renderer, client, painter, critic, PainterPrompts.load(), on_progress, total)
+        session = _Session(store, renderer, gate, client, painter, critic, PainterPrompts.load(), on_progress,
+                           total)
 
         async def one(subject: str, sample: int) -> list[Candidate]:
-            async with gate:
+            async with slots:
                 return await session.chain(subject, sample, rounds)
         chains = await asyncio.gather(*(one(s, k) for s in subjects for k in range(samples_per_subject)))
     return Generation([a for chain in chains for a in chain])
@@ -205,6 +208,7 @@ class _Session:
 
     store: PoolStore
     renderer: object
+    gate: Gate
     client: object
     painter: ChatEndpoint
     critic: ChatEndpoint
@@ -223,7 +227,7 @@ class _Session:
         for round_ in range(rounds + 1):
             try:
                 reply = await self.painter.chat(self.client, messages)
-                gated = await gate_reply(reply, self.renderer)
+                gated = await self.gate.run(reply, self.renderer)
             except ModelUnavailable as e:
                 attempts.append(Candidate(subject, sample, round_, error=str(e), critique=critique))
                 break

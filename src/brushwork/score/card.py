@@ -45,6 +45,7 @@ class ScoreCard:
     weights: dict
     preset: str | None
     violations: tuple[Violation, ...] = ()
+    notes: tuple[Violation, ...] = ()        # the gate's notes (severity warning): code that never runs
     infra: str | None = None                 # why the total is None
     copy_of: Copy | None = None              # the pool painting it reproduces (`score.copies`)
     paint_fraction: float | None = None
@@ -103,6 +104,7 @@ class ScoreCard:
         fields.update(terms={t: v for t, v in terms.items() if t in BUILTIN or t in weights},
                       comparisons=comparisons,
                       violations=tuple(Violation(**_known(Violation, v)) for v in data.get("violations") or ()),
+                      notes=tuple(Violation(**_known(Violation, n)) for n in data.get("notes") or ()),
                       references=tuple(tuple(r) for r in data.get("references") or ()), timings=timings, cost=cost,
                       copy_of=Copy.from_dict(data["copy_of"]) if data.get("copy_of") else None,
                       weights=weights, brush_methods=dict(data.get("brush_methods") or {}))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 
 from brushwork.errors import ConfigError
-from brushwork.gate import GateConfig, Gated
+from brushwork.gate import Gated
 from brushwork.render import RenderBackend, RenderResult, SyncRenderer
 from brushwork.score.card import ScoreCard
 from brushwork.score.options import ScoringOptions
@@ -74,10 +74,6 @@ class Pipeline:
             self.renderer.close()
             raise
 
-    @property
-    def gate_config(self) -> GateConfig:
-        return self.scorer.gate_config
-
     def start(self) -> None:
         """Check the render backend's setup and open the judge's and the aesthetic service's
         clients on the pipeline's loop. The browsers start when the first sketch reaches the
@@ -132,8 +128,11 @@ class Pipeline:
     async def agate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
         """Gate and render only (a revision the model will see, a warm-up check); no judge call.
         `render_all` renders replies the static gate refused, too (the demo's gallery); `prefetch`
-        starts the scorer's local work on the painting beside the gate (when it will be scored)."""
-        return Painting(await self.scorer.gate(reply, seed, render_all, prefetch))
+        starts the scorer's local work on the painting beside the gate (when it will be scored).
+        The scorer's gate (`scorer.gate`) judges; this is the pipeline's façade on it."""
+        gated = await self.scorer.gate.run(reply, self.scorer.renderer, seed=seed, render_all=render_all,
+                                           beside=self.scorer.prefetch if prefetch else None)
+        return Painting(gated)
 
     async def ascore(self, painting: Painting, seed: int = 0, group_seed: int | None = None,
                      subject: str | None = None, preset: str | None = None, domain: str | None = None) -> Painting:

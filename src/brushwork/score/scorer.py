@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 
 from brushwork.errors import ConfigError
-from brushwork.gate import Gated, gate_reply
+from brushwork.gate import Gate, Gated
 from brushwork.pool import Pool
 from brushwork.render import Renderer
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
@@ -28,15 +28,15 @@ class Scorer:
     def __init__(self, renderer: Renderer, pool: Pool | None, options: ScoringOptions | None = None,
                  backends: dict | None = None, reward: RewardConfig | None = None):
         """Builds every term the reward weighs from `options` (default: `ScoringOptions()`),
-        which also give the gate, the judge's reference mix and its default subject; `reward`
-        (default: `options.reward_config()`) spares a caller that has read it a second read;
+        which also give the gate (`self.gate`), the judge's reference mix and its default subject;
+        `reward` (default: `options.reward_config()`) spares a caller that has read it a second read;
         `backends` gives some ready-made, by term name (tests, benchmarks:
         `{"judge": PairwiseJudge(...), "aesthetic": TasteAesthetic(...)}`)."""
         self.renderer = renderer
         self.pool = pool
         self.options = options or ScoringOptions()
         self.reward = reward or self.options.reward_config()
-        self.gate_config = self.options.gate_config()
+        self.gate = Gate(self.options.gate_config())
         weights = self.reward.weights
         setup = Setup(self.options, self.reward, pool, self.options.mix, dict(backends or {}))
         self.terms: dict[str, Term] = {name: t(setup) for name, t in weights.terms.items()
@@ -50,22 +50,14 @@ class Scorer:
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
         t0 = time.perf_counter()
-        gated = await self.gate(reply, seed, prefetch=True)   # it is scored: start the terms' work now
+        gated = await self.gate.run(reply, self.renderer, seed=seed, beside=self.prefetch)   # to be scored
         return await self.score_gated(gated, seed, group_seed, subject, t0)
 
-    async def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Gated:
-        """`gate_reply` with this scorer's gate; with `prefetch` (when the reply will be scored),
-        the terms' local work on the painting (a taste model's embedding) runs in a thread beside
-        the run-time gate's OCR."""
-        started: list[asyncio.Future] = []
-
-        def on_render(render):
-            if prefetch and render.ok and render.png:
-                started.append(asyncio.ensure_future(asyncio.to_thread(self._prefetch, render.png)))
-        gated = await gate_reply(reply, self.renderer, self.gate_config, seed=seed, render_all=render_all,
-                                 on_render=on_render)
-        await asyncio.gather(*started)
-        return gated
+    async def prefetch(self, render) -> None:
+        """The terms' local work on a painting that will be scored (a taste model's embedding),
+        in a thread: `Gate.run` runs it beside the run-time gate's OCR."""
+        if render.ok and render.png:
+            await asyncio.to_thread(self._prefetch, render.png)
 
     def _prefetch(self, png: bytes) -> None:
         for term in self.terms.values():
@@ -77,7 +69,7 @@ class Scorer:
     async def score_gated(self, gated: Gated, seed: int = 0, group_seed: int | None = None,
                           subject: str | None = None, t0: float | None = None,
                           preset: str | None = None, domain: str = "") -> ScoreCard:
-        """Score a reply that has already been through `gate_reply`. `preset` (default: the
+        """Score a reply that has already been through `self.gate`. `preset` (default: the
         reward's weights) may only weigh terms the scorer has built (`Pipeline.weights_for`)."""
         t0 = time.perf_counter() if t0 is None else t0
         w = preset_weights(preset) if preset else self.reward.weights
@@ -85,7 +77,8 @@ class Scorer:
         render = gated.render
         render_s = render.timings.wall_s if render is not None else 0.0   # a cache hit's own lookup
         cached = bool(render is not None and render.cache_hit)
-        base = dict(weights=dict(w), preset=preset, violations=gated.report.violations, seed=seed,
+        base = dict(weights=dict(w), preset=preset, violations=gated.report.violations,
+                    notes=gated.report.notes, seed=seed,
                     group_seed=group_seed, paint_fraction=render.paint_fraction if render else None,
                     brush_methods=dict(render.brush_calls) if render else {},
                     filled_shapes=render.paint_calls if render else 0)

@@ -90,11 +90,11 @@ def sample_critiques() -> list[str]:
     """Critiques of each kind of defect and of a passed painting, from the static gate (no
     render), for the tiny tokenizer's corpus."""
     from brushwork.env.critique import critique
-    from brushwork.gate import gate_reply
+    from brushwork.gate import Gate
     from brushwork.painter import paint
 
     async def static(replies):
-        return [await gate_reply(reply) for reply in replies]   # no renderer: the static verdict
+        return [await Gate().run(reply) for reply in replies]   # no renderer: the static verdict
 
     broken = []
     for i, kind in enumerate((*DEFECTS, "good", "good")):

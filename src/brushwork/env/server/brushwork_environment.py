@@ -107,7 +107,8 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
         show_image = not turn.done or self.return_image
         fields = dict(
             revision=turn.revision, revisions_left=turn.revisions_left, passed=report.passed,
-            violations=[v.to_dict() for v in report.violations], critique=turn.critique,
+            violations=[v.to_dict() for v in report.violations], notes=[n.to_dict() for n in report.notes],
+            critique=turn.critique,
             paint_fraction=render.paint_fraction if render is not None else None,
             js_errors=[e.message for e in render.js_errors] if render is not None else [],
             image_png_b64=base64.b64encode(turn.png).decode("ascii") if show_image and turn.png else None,
