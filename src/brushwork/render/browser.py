@@ -115,8 +115,7 @@ class PageEvents:
 class BrowserWorker:
     """A Chromium process that opens a fresh page for every sketch."""
 
-    def __init__(self, playwright, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = ""):
-        self._pw = playwright
+    def __init__(self, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = ""):
         self.binary = binary
         self.flags = flags
         self.origin = origin
@@ -132,12 +131,20 @@ class BrowserWorker:
         return self.proc is not None and self.proc.poll() is None and self.browser is not None \
             and self.browser.is_connected() and not self.events.crashed
 
-    async def start(self, timeout_s: float = 20.0) -> float:
+    async def start(self, playwright, timeout_s: float = 20.0) -> float:
         """Launch Chromium and connect; returns the seconds it took."""
         t0 = time.perf_counter()
+        await self.launch(timeout_s)
+        await self.connect(playwright)
+        return time.perf_counter() - t0
+
+    async def launch(self, timeout_s: float = 20.0) -> None:
+        """Start the Chromium process and wait for its debugging port (no Playwright needed yet,
+        so a backend can launch its browsers while Playwright's driver starts)."""
         self._profile = tempfile.mkdtemp(prefix="brushwork-chromium-")
+        # No start-up page: every job opens its own, and Playwright would set up an idle one on connect.
         args = [self.binary, *self.flags, "--remote-debugging-port=0", f"--user-data-dir={self._profile}",
-                "--window-size=800,800", "about:blank"]
+                "--window-size=800,800", "--no-startup-window"]
         try:
             self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, start_new_session=True,
@@ -153,10 +160,14 @@ class BrowserWorker:
                 self.kill()
                 raise RenderError(f"Chromium did not open its debugging port within {timeout_s:.0f}s")
             await asyncio.sleep(0.02)
-        port, path = port_file.read_text().split("\n")[:2]
-        self.browser = await self._pw.chromium.connect_over_cdp(f"ws://127.0.0.1:{port}{path}")
+
+    async def connect(self, playwright) -> None:
+        """Connect Playwright to the launched browser over CDP."""
+        if self._profile is None:
+            raise RenderError("BrowserWorker.connect() before launch()")
+        port, path = (Path(self._profile) / "DevToolsActivePort").read_text().split("\n")[:2]
+        self.browser = await playwright.chromium.connect_over_cdp(f"ws://127.0.0.1:{port}{path}")
         self.context = self.browser.contexts[0]
-        return time.perf_counter() - t0
 
     def _attach(self, page, events: PageEvents) -> None:
         """Playwright's view of one job's page, written to that job's `events`."""

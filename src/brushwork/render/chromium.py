@@ -1,9 +1,9 @@
-"""The local Chromium render backend: sketch + seed + size -> `RenderResult`, in warm sandboxed browsers.
+"""The local Chromium render backend: sketch + seed + size -> `RenderResult`, in long-lived sandboxed browsers.
 
-A pool of long-lived Chromium workers (default one per core), each with one page that is
-reloaded for every sketch: the paint realm, which opens a fresh sandboxed frame for the
-sketch (the sketch realm) and replays the display list that frame sends with the real
-p5.brush (harness/realm.js, harness/replay.js). Libraries come from a cacheable 127.0.0.1 server.
+A pool of long-lived Chromium workers (default one per core), each opening a fresh page for
+every sketch: the paint realm, which opens a fresh sandboxed frame for the sketch (the sketch
+realm) and replays the display list that frame sends with the real p5.brush (harness/realm.js,
+harness/replay.js). Libraries come from a cacheable 127.0.0.1 server.
 
 Faults. A render that runs past its deadline kills its whole browser, which is replaced
 before the next job; a crashed page is replaced the same way. A job during which another
@@ -36,9 +36,6 @@ from brushwork.render.evidence import read_evidence
 from brushwork.render.processes import BrowserProcesses, described
 from brushwork.render.result import RenderResult, RuntimeFlag, Timings
 
-WARM_UP = """function setup() {{ createCanvas({size}, {size}, WEBGL); noLoop(); }}
-function draw() {{ background(255); brush.noStroke(); brush.fill("#88aacc", 120); brush.circle(20, 20, 8); }}
-"""
 CPU_POLL_S = 0.2
 
 
@@ -90,27 +87,34 @@ class ChromiumBackend:
         Libraries.locate()
 
     async def start(self) -> None:
+        """Launch every browser and connect to it. Playwright's driver (a Node process) is the
+        slowest part, so the browsers launch while it starts; no page is opened until a job
+        comes (the first job on a browser compiles p5.brush's shaders: a warm-up page would cost
+        as much as it saves)."""
         from playwright.async_api import async_playwright
 
         self._binary = find_chromium(self.config.chromium)
         libraries = Libraries.locate()
         self._server = AssetServer(libraries, self.config.brush_shader)
         self._server.start()
-        # The shader mode by name; the digest covers the served bytes (the patch's included).
-        version = chromium_version(self._binary)
-        flags = (*CHROMIUM_FLAGS, user_agent(version))
-        self._versions = "|".join([self._server.version, f"brush-shader-{self.config.brush_shader}",
-                                   self._server.harness_digest, version, " ".join(flags)])
         self._pw_cm = async_playwright()
-        self._pw = await self._pw_cm.start()
-        self._idle = asyncio.Queue()
-        self._workers = [BrowserWorker(self._pw, self._binary, flags, origin=self._server.origin)
-                         for _ in range(self.config.workers)]
+        driver = asyncio.ensure_future(self._pw_cm.start())
         try:
-            await asyncio.gather(*(self._start_warm(w) for w in self._workers))
+            version = await asyncio.to_thread(chromium_version, self._binary)
+            flags = (*CHROMIUM_FLAGS, user_agent(version))
+            # The shader mode by name; the digest covers the served bytes (the patch's included).
+            self._versions = "|".join([self._server.version, f"brush-shader-{self.config.brush_shader}",
+                                       self._server.harness_digest, version, " ".join(flags)])
+            self._workers = [BrowserWorker(self._binary, flags, origin=self._server.origin)
+                             for _ in range(self.config.workers)]
+            await _all(w.launch() for w in self._workers)
+            self._pw = await driver
+            await _all(w.connect(self._pw) for w in self._workers)
         except BaseException:
+            await asyncio.wait({driver})  # started or failed: either way aclose() can end it
             await self.aclose()
             raise
+        self._idle = asyncio.Queue()
         for w in self._workers:
             self._idle.put_nowait(w)
 
@@ -231,20 +235,8 @@ class ChromiumBackend:
     async def _replace(self, worker: BrowserWorker) -> None:
         t0 = time.perf_counter()
         await worker.close()
-        await self._start_warm(worker)
+        await worker.start(self._pw)
         self.restarts.append(time.perf_counter() - t0)
-
-    async def _start_warm(self, worker: BrowserWorker) -> None:
-        """Start a browser and paint one tiny fill, so p5.brush's shaders are compiled before
-        the first real job (a cold first render is ~1.5 s slower and may miss a deadline)."""
-        await worker.start()
-        token = self._server.add_job(WARM_UP.format(size=self.config.size), 0, self.config.size)
-        try:
-            await asyncio.wait_for(worker.run(self._server.page_url(token)), self.config.timeout_s)
-        except Exception:  # noqa: BLE001 - a failed warm-up only means a cold first render
-            pass
-        finally:
-            self._server.drop_job(token)
 
     def _finish(self, worker: BrowserWorker, raw: dict, seed: int, size: int, wall: float,
                 queued: float) -> RenderResult:
@@ -279,6 +271,14 @@ class ChromiumBackend:
             cleared_after_paint=_int(ev.get("clearedAfterPaint")), frame_count=_int(res.get("frameCount")),
             timings=timings, display_list=_compact(ev.get("displayList")),
         )
+
+
+async def _all(steps) -> None:
+    """Run `steps` together; once all have ended, raise the first failure (none is left running)."""
+    outcomes = await asyncio.gather(*steps, return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 def _fault(r: RenderResult) -> str | None:
