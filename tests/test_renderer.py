@@ -9,6 +9,7 @@ import signal
 import pytest
 from processes import in_groups
 
+from brushwork.errors import RenderError
 from brushwork.render import RenderConfig, Renderer
 from brushwork.render.image import mean_abs_diff, to_rgb
 
@@ -153,6 +154,18 @@ async def test_hang_and_crash_recover_and_leave_no_orphans(tmp_path):
         assert len(groups) == 3
     await asyncio.sleep(0.5)
     assert not in_groups(groups)
+
+
+async def test_start_opens_no_page_and_a_browser_that_exits_at_start_up_is_named(tmp_path):
+    async with Renderer(RenderConfig(workers=2, use_cache=False, cache_dir=tmp_path)) as r:
+        assert [w.alive and w.context.pages == [] for w in r.backend._workers] == [True, True]
+        first = await r.render(FLOWER)  # no warm-up page: the first job on the browser is its first page
+        assert first.ok and first.paint_fraction > 0.02 and r.backend._workers[0].context.pages == []
+    broken = Renderer(RenderConfig(workers=2, use_cache=False, cache_dir=tmp_path, chromium="/bin/false"))
+    with pytest.raises(RenderError, match="Chromium exited with code 1 at start-up"):
+        await broken.start()
+    assert broken.backend._server is None and not broken.backend._workers  # nothing left running
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
 
 
 @pytest.mark.parametrize("body,expected", [
