@@ -89,8 +89,8 @@ class ChromiumBackend:
     async def start(self) -> None:
         """Launch every browser and connect to it. Playwright's driver (a Node process) is the
         slowest part, so the browsers launch while it starts; no page is opened until a job
-        comes (the first job on a browser compiles p5.brush's shaders: a warm-up page would cost
-        as much as it saves)."""
+        comes. The first job on a browser compiles p5.brush's shaders itself: start plus a first
+        painting costs less than with a warm-up page before it (benchmarks/render_start.py)."""
         from playwright.async_api import async_playwright
 
         self._binary = find_chromium(self.config.chromium)
