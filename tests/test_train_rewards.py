@@ -115,6 +115,7 @@ def test_remote_reward_turns_each_failure_into_none_with_a_reason(example_pool):
         assert again[0] == pytest.approx(out[0], abs=1e-3)
 
 
+@pytest.mark.timeout(900)     # the example pool renders in its setup
 def test_remote_rollouts_leave_no_open_session_behind(example_pool):
     """Against a real server on a socket: each rollout's session is released when it ends (not
     reclaimed after the idle timeout), the same worker clients serve every call, and close()
