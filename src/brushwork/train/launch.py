@@ -19,7 +19,7 @@ import socket
 import threading
 from dataclasses import dataclass
 
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, SetupError
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,8 @@ def plan_rollouts(rollouts_per_step: int | None, num_generations: int, per_devic
 
 
 def free_port(host: str = "127.0.0.1") -> socket.socket:
-    """A listening-ready socket bound to a free port (handed to the server, so no race for it)."""
+    """A socket bound to a free port, handed to the server (so no other process takes the port
+    between choosing it and listening on it)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
@@ -105,7 +106,7 @@ class NodeScorer:
     """The environment server of one node, run in this process on a free local port: one warm
     renderer pool, pool and scorers for every training process of the node. `url` is its
     WebSocket address; `close()` stops it and its browsers, and writes its last health report
-(episodes, steps, sessions) to `report` when one is given."""
+    (episodes, steps, sessions) to `report` when one is given."""
 
     def __init__(self, options, sessions: int, host: str = "127.0.0.1", report=None):
         import uvicorn
@@ -135,7 +136,8 @@ class NodeScorer:
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.close()
-                raise ConfigError(f"the node's scoring server did not start on {self.url}")
+                raise SetupError(f"the node's scoring server did not start on {self.url} within {timeout_s:g}s "
+                                 "(its log above says why)")
             time.sleep(0.05)
 
     def health(self) -> dict:
@@ -173,6 +175,6 @@ def node_scorer_url(where: Layout, start) -> tuple[str, object | None]:
         raise failed
     errors = [error for host, _, error in said if host == node and error]
     if errors:
-        raise ConfigError(f"the scoring server of node {node} did not start ({errors[0]}); its local rank 0 "
-                          "says why")
+        raise SetupError(f"the scoring server of node {node} did not start ({errors[0]}); the log of its local "
+                         "rank 0 says why")
     return next(url for host, url, _ in said if host == node and url), owned
