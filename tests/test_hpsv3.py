@@ -119,6 +119,11 @@ async def test_the_aesthetic_term_sends_the_task_subject():
         value = await term(Canvas(code="", png=painting(12), render=None, subject="a coral hibiscus"))
         await client.aclose()
     assert 0 < value.value < 1 and value.remote and fake.calls == [["a loose watercolour painting of a coral hibiscus"]]
+    down = HPSv3Client("http://127.0.0.1:9", retry=Retry(attempts=2, backoff_s=0.01, timeout_s=2))   # nothing listens
+    term = AestheticTerm(Setup(ScoringOptions(), RewardConfig(), given={"aesthetic": down}))
+    outage = await term(Canvas(code="", png=painting(12), render=None, subject="a coral hibiscus"))
+    await down.aclose()
+    assert outage.value is None and "unreachable after 2 attempts" in outage.error   # our failure: None, not 0
 
 
 async def test_client_fails_every_caller_of_a_failed_request_cleanly():
