@@ -163,6 +163,21 @@ def test_multi_turn_episode_shows_renders_until_the_end(server):
         assert r2.observation.image_png_b64 is None        # the final image only with return_image
 
 
+def test_a_gate_note_reaches_the_observation_and_the_card(server):
+    noted = reply(sketch(top='function keyPressed() { saveCanvas("painting", "png"); }'))   # never runs: a note
+    with BrushworkEnv(server.url).sync() as env:
+        env.reset(seed=23, revisions=1)
+        first = env.step(PaintAction(response=noted)).observation
+        assert first.passed and [(n["id"], n["severity"], n["line"]) for n in first.notes] == \
+            [("raw_pixels", "warning", 4)] and first.violations == []
+        assert "Notes (no penalty" in first.critique and first.notes[0]["message"] in first.critique
+        last = env.step(PaintAction(response=noted, done=True)).observation
+        assert last.done and last.notes == first.notes and [n.to_dict() for n in last.card.notes] == first.notes
+        env.reset(seed=23)
+        twin = env.step(PaintAction(response=HONEST)).observation   # the same painting without the handler
+        assert twin.passed and twin.notes == [] and twin.card.notes == () and "Notes" not in twin.critique
+
+
 def test_plain_openenv_client_works(server):
     from openenv.core.generic_client import GenericEnvClient
 
