@@ -16,9 +16,10 @@ painting, in every split, three ways:
 - the shapes (`copy_shapes`), read off the render's display list (trusted: the paint realm
   replays only validated calls) and the pool's stored ones: one to three pool paintings whose
   layouts, each under its own turn (any angle), scale, mirror and shift, explain
-  `copy_shape_coverage` of the painting's shape mass, with shapes matched to the pixel. Its
-  colours, order and the shapes left out change nothing, nor does the sketch's code or its random
-  draws (a re-rolled pool sketch keeps its fixed shapes). It answers what the picture side cannot:
+  `copy_shape_coverage` of the painting's shape mass, with shapes matched to the pixel or kept
+  (same colour, near the same place and size). Its colours, order and the shapes left out change
+  nothing, nor does the sketch's code or its random draws (a re-rolled pool sketch keeps its fixed
+  shapes, and its random ones near in their colours). It answers what the picture side cannot:
   turns by any angle, and textures that change with every random draw; the picture side still
   guards pictures of pool paintings painted some other way, and pools of images alone.
 
