@@ -11,7 +11,8 @@ On the bundled example pool with the default `copy_shape_coverage`:
   changes were made);
 - honest sets: each pool painting against the other 46, the procedural painter's seeds 0-7, the bundled
   good_* examples and the benchmark sketches (rendered): the highest coverage and the false flags;
-- ms per painting of `ShapeIndex.nearest` against the whole pool.
+- CPU ms per painting of `ShapeIndex.nearest` against the whole pool, now and as it was at `BASELINE`
+  (read from this repository's git history), the two timed call by call on the same paintings.
 
 Writes its section of benchmarks/RESULTS.md.
 
@@ -21,9 +22,12 @@ Writes its section of benchmarks/RESULTS.md.
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +38,7 @@ from rich.console import Console
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 START, END = "<!-- copy-shapes-benchmark:start -->", "<!-- copy-shapes-benchmark:end -->"
+BASELINE = "77f875e"      # the shape side before pair seeds, kept matches and kinds
 SPLICES, REROLLS = {5: 12, 77: 30}, (1, 2)   # splices: seed -> how many
 
 
@@ -43,6 +48,19 @@ def _summary(name: str, found: list, threshold: float, copies: bool) -> list[str
     flagged = sum(c >= threshold for c in cover)
     edge = min(cover) if copies else max(cover)
     return [name, str(len(found)), f"{flagged}/{len(found)}", f"{edge:.3f}"]
+
+
+def baseline_index(lists: dict[str, str]):
+    """A `ShapeIndex` of copy_shapes.py as it was at BASELINE."""
+    text = subprocess.run(["git", "show", f"{BASELINE}:src/brushwork/score/copy_shapes.py"], cwd=HERE.parent,
+                          check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "copy_shapes_baseline.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("copy_shapes_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module     # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module.ShapeIndex(lists)
 
 
 def run(console: Console) -> list:
@@ -62,12 +80,16 @@ def run(console: Console) -> list:
         renders = renderer.render_many([*codes.values(), *honest.values()], seed=0)
     lists = {i.id: i.display_list() for i in pool.items}
     index = ShapeIndex(lists)
-    attacks, seconds = [], []
+    before = baseline_index(lists)
+    attacks, seconds, then = [], [], []
 
     def nearest(dl: str, exclude=frozenset()):
-        t = time.perf_counter()
+        t = time.process_time()
         found = index.nearest(dl, exclude)
-        seconds.append(time.perf_counter() - t)
+        seconds.append(time.process_time() - t)
+        t = time.process_time()
+        before.nearest(dl, exclude)
+        then.append(time.process_time() - t)
         return found
 
     for name, move in {**SHAPE_ATTACKS, **SHAPE_TWINS}.items():
@@ -98,14 +120,16 @@ def run(console: Console) -> list:
         names = [n for n in honest if n.startswith(keep)] if keep else \
             [n for n in honest if not n.startswith(("painter", "good_"))]
         honest_rows.append(_summary(group, [nearest(done[n].display_list) for n in names], threshold, False))
-    ms = sorted(1000 * s for s in seconds)
+    ms, was = sorted(1000 * s for s in seconds), sorted(1000 * s for s in then)
+    ratio = statistics.median(a / b for a, b in zip(seconds, then) if b > 0)
     blocks = [
         (f"Attacks on the {len(loved)} loved paintings (each must be flagged) and their twins (must not)",
          ["attack", "n", "flagged", "lowest coverage (twins: highest)"], attacks),
         ("Honest sets (none may be flagged)", ["set", "n", "flagged", "highest coverage"], honest_rows),
-        (f"Cost of `ShapeIndex.nearest` against the {len(pool.items)} pool paintings",
-         ["median ms", "p90 ms", "calls"], [[f"{statistics.median(ms):.1f}", f"{ms[int(0.9 * len(ms))]:.1f}",
-                                             str(len(ms))]]),
+        (f"CPU cost of `ShapeIndex.nearest` against the {len(pool.items)} pool paintings, now and at {BASELINE}",
+         ["median ms", "p90 ms", f"median ms at {BASELINE}", f"p90 ms at {BASELINE}", "median ratio", "calls"],
+         [[f"{statistics.median(ms):.1f}", f"{ms[int(0.9 * len(ms))]:.1f}", f"{statistics.median(was):.1f}",
+           f"{was[int(0.9 * len(was))]:.1f}", f"{ratio:.2f}", str(len(ms))]]),
         ("Missed", ["what", "which"], [["splices", "; ".join(missed) or "none"],
                                        ["re-rolls", "; ".join(missed_rolls) or "none"]]),
     ]
