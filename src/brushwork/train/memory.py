@@ -47,10 +47,14 @@ class MemoryEstimate:
     def describe(self) -> str:
         shard = f", sharded over {self.shards} processes" if self.shards > 1 else ""
         return (f"~{self.total / GIB:.1f} GiB per GPU: weights {self.weights / GIB:.1f} GiB "
-                f"({self.parameters / 1e9:.2f} B parameters in {self.dtype}{shard}), LoRA + AdamW "
+                f"({_count(self.parameters)} parameters in {self.dtype}{shard}), LoRA + AdamW "
                 f"{self.adapter / GIB:.2f} GiB ({self.trainable / 1e6:.1f} M trainable), activations "
                 f"{self.activations / GIB:.1f} GiB, logits {self.logits / GIB:.1f} GiB, generation KV cache "
                 f"{self.generation / GIB:.1f} GiB, + 10 % and {OVERHEAD_GIB:g} GiB")
+
+
+def _count(n: int) -> str:
+    return f"{n / 1e9:.2f} B" if n >= 1e8 else f"{n / 1e6:.2f} M"
 
 
 def _text_config(config):
