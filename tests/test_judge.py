@@ -188,6 +188,11 @@ async def test_adherence_is_weighed_first_and_rides_the_verdicts_onto_the_card()
     card = ScoreCard(True, 0.5, {"judge": wrong.score}, {"judge": 0.6}, None, comparisons=wrong.comparisons)
     back = ScoreCard.from_dict(json.loads(json.dumps(card.to_dict())))
     assert back.comparisons == wrong.comparisons and back.comparisons[0].candidate_matches is False
+    twin = ScoreCard(True, 0.9, {"judge": right.score}, {"judge": 0.6}, None, comparisons=right.comparisons)
+    assert (back.adherence, twin.adherence, card.to_dict()["adherence"]) == (0.0, 1.0, 0.0)
+    assert ScoreCard(True, 0.5, {"judge": None}, {"judge": 0.6}, None).adherence is None
+    from brushwork.cli.score import _judged
+    assert "not what was asked (0%" in _judged(back) and "what was asked in 100%" in _judged(twin)
 
 
 async def test_an_answer_outside_the_schema_is_asked_again(tmp_path):

@@ -89,6 +89,16 @@ def _taste_note(taste: dict | None) -> str:
     return ""
 
 
+def _judged(card) -> str:
+    """How many comparisons the judge made and, where it said, whether it saw what was asked."""
+    if not card.comparisons:
+        return ""
+    seen = card.adherence
+    asked = "" if seen is None else (f", what was asked in {seen:.0%}" if seen >= 0.5 else
+                                     f", not what was asked ({seen:.0%} of comparisons say it is)")
+    return f"{len(card.comparisons)} comparisons{asked}"
+
+
 def score_table(files, cards, preset: str) -> Table:
     from brushwork.score.terms import term_names
 
@@ -97,7 +107,7 @@ def score_table(files, cards, preset: str) -> Table:
     for f, c in zip(files, cards):
         notes = c.infra or ", ".join(dict.fromkeys(v.id for v in c.violations)) or \
             (f"copies {c.copy_of.describe()}" if c.copy_of else "") or _taste_note(c.taste) or \
-            (f"{len(c.comparisons)} comparisons" if c.comparisons else "")
+            _judged(c)
         warnings = ", ".join(dict.fromkeys(f"{n.id}" + (f" (line {n.line})" if n.line else "") for n in c.notes))
         notes = "; ".join(x for x in (notes, f"warning: {warnings}" if warnings else "") if x)
         total = "[yellow]None[/]" if c.total is None else f"[bold]{c.total:.3f}[/]"

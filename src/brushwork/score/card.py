@@ -78,9 +78,17 @@ class ScoreCard:
     def cheated(self) -> bool:
         return any(v.severity == "cheat" for v in self.violations)
 
+    @property
+    def adherence(self) -> float | None:
+        """The share of comparisons in which the judge read the painting as the subject and
+        colour asked for (both orders agreeing); None where no comparison said."""
+        said = [c.candidate_matches for c in self.comparisons if c.candidate_matches is not None]
+        return sum(said) / len(said) if said else None
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d["cheated"] = self.cheated
+        d["adherence"] = self.adherence
         for c, comp in zip(d["comparisons"], self.comparisons):
             c["outcome"] = comp.outcome
         return d
