@@ -19,8 +19,9 @@ import pytest
 
 from brushwork.painter import paint
 from brushwork.train.episodes import Shot, revision_figures
-from brushwork.train.revisions import DEFECTS, defective, tool_call, tool_schema
+from brushwork.train.revisions import DEFECTS, defective
 from brushwork.train.tiny import TinySpec
+from brushwork.train.tool_env import tool_call, tool_schema
 
 SMALL = TinySpec(corpus_sketches=80, chat_template="qwen3.5")
 

@@ -68,4 +68,15 @@ _LAYOUTS = {**{k: _radial for k in _RADIAL}, "tulip": _tulips, "lotus": _lotus,
             **{k: _sprig for k in _SPRIG}, "autumn": _leaf_list, "tropical": _leaf_list,
             **{k: _landscape for k in _SCENE_PARTS}, "bands": _abstract, "circles": _abstract, "blooms": _abstract}
 
-__all__ = ["DOMAINS", "MAX_FILLS", "SUBJECTS", "ProceduralPainting", "library", "palettes_for", "paint"]
+def subject_for(task_subject: str) -> str:
+    """The painter's subject for a task's subject ("a cherry blossom branch" -> "cherry
+    blossom"); a subject it does not know is painted as a hibiscus by its colour words."""
+    text = task_subject.lower()
+    for subjects in SUBJECTS.values():
+        for subject in sorted(subjects, key=len, reverse=True):
+            if subject in text:
+                return subject
+    return "peach hibiscus"
+
+
+__all__ = ["DOMAINS", "MAX_FILLS", "SUBJECTS", "ProceduralPainting", "library", "palettes_for", "paint", "subject_for"]

@@ -34,9 +34,8 @@ def play(model, tokenizer, rows: list[dict], samples: int, revisions: int, pipel
          sampling: dict | None = None, on_turn: Callable[[int, int], None] | None = None) -> list[Played]:
     """`samples` episodes per row with up to `revisions` revisions each (rows in order)."""
     from brushwork.train.policy import sample_messages
-    from brushwork.train.revisions import tool_schema
     from brushwork.train.rewards import completion_text
-    from brushwork.train.tool_env import BrushworkToolEnv, finish_episode
+    from brushwork.train.tool_env import BrushworkToolEnv, finish_episode, tool_schema
 
     env_cls = type("EvalToolEnv", (BrushworkToolEnv,), {"pipeline": pipeline, "revisions": revisions})
     played = []

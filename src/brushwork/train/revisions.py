@@ -68,24 +68,6 @@ def defective(code: str, kind: str) -> str | None:
     return broken if broken != code else None
 
 
-def tool_schema() -> dict:
-    """The JSON schema of `BrushworkToolEnv.submit_sketch`, as TRL renders it into the prompt."""
-    from transformers.utils import get_json_schema
-
-    from brushwork.train.tool_env import BrushworkToolEnv
-
-    return get_json_schema(BrushworkToolEnv().submit_sketch)
-
-
-def tool_call(sketch: str) -> dict:
-    function = {"name": "submit_sketch", "arguments": {"sketch": sketch}}
-    return {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": function}]}
-
-
-def tool_result(critique: str) -> dict:
-    return {"role": "tool", "name": "submit_sketch", "content": critique}
-
-
 def sample_critiques() -> list[str]:
     """Critiques of each kind of defect and of a passed painting, from the static gate (no
     render), for the tiny tokenizer's corpus."""
@@ -108,9 +90,8 @@ def revision_rows(count: int, pipeline, revisions: int, seed: int = 0, domains: 
                   parallel: int = 8) -> list[dict]:
     """`count` warm-up rows: half ``first``, 30 % ``fix``, 10 % each ``keep`` and ``last``
     (``last`` needs revisions >= 1). Critiques come from real episodes on `pipeline`."""
-    from brushwork.painter import paint
-    from brushwork.train.tiny import painter_subject
-    from brushwork.train.tool_env import instructions
+    from brushwork.painter import paint, subject_for
+    from brushwork.train.tool_env import instructions, tool_call, tool_result, tool_schema
 
     rng = random.Random(f"brushwork-revisions:{seed}")
     kinds = ["first"] * (count // 2) + ["fix"] * (3 * count // 10) + ["keep"] * (count // 10)
@@ -120,7 +101,7 @@ def revision_rows(count: int, pipeline, revisions: int, seed: int = 0, domains: 
 
     def one(job) -> dict:
         kind, row = job
-        good = paint(row["seed"], painter_subject(row["subject"]), jitter=0.0).code
+        good = paint(row["seed"], subject_for(row["subject"]), jitter=0.0).code
         user = {"role": "user", "content": row["prompt"][-1]["content"] + instructions(revisions)}
         prompt = [*row["prompt"][:-1], user]
         if kind == "first":

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from brushwork.env.tasks import make_task, sample_rows
 from brushwork.errors import ConfigError
-from brushwork.painter import SUBJECTS, paint
+from brushwork.painter import paint, subject_for
 
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 # Qwen3's markup words, one token each as in Qwen's own vocabulary.
@@ -72,17 +72,6 @@ class TinySpec:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
 
 
-def painter_subject(task_subject: str) -> str:
-    """The procedural painter's subject for a task's subject ("a cherry blossom branch" ->
-    "cherry blossom"); a subject it does not know is painted as a hibiscus by its colour words."""
-    text = task_subject.lower()
-    for subjects in SUBJECTS.values():
-        for subject in sorted(subjects, key=len, reverse=True):
-            if subject in text:
-                return subject
-    return "peach hibiscus"
-
-
 def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None, jitter: float | None = 0.0) -> list[dict]:
     """`count` prompt-completion rows in TRL's conversational format: a task prompt and a
     fenced procedural sketch of the same subject. Colours come straight from the named
@@ -92,7 +81,7 @@ def warmup_rows(count: int, seed: int = 0, domains: list[str] | None = None, jit
     overrides = {} if jitter is None else {"jitter": jitter}
     rows = []
     for row in sample_rows(count, domains, seed):
-        sketch = paint(row["seed"], painter_subject(row["subject"]), **overrides).code
+        sketch = paint(row["seed"], subject_for(row["subject"]), **overrides).code
         rows.append({"prompt": row["prompt"],
                      "completion": [{"role": "assistant", "content": f"```js\n{sketch}\n```"}],
                      "subject": row["subject"], "seed": row["seed"]})
@@ -114,7 +103,8 @@ def _tool_texts(spec: TinySpec) -> list[str]:
     so the tokenizer learns it as a few tokens."""
     from transformers.utils.chat_template_utils import render_jinja_template
 
-    from brushwork.train.revisions import sample_critiques, tool_schema
+    from brushwork.train.revisions import sample_critiques
+    from brushwork.train.tool_env import tool_schema
 
     texts = []
     for i, critique in enumerate(sample_critiques() * 8):

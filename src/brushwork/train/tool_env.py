@@ -29,6 +29,22 @@ def instructions(revisions: int) -> str:
             f"revise {revisions} time(s); answer without a tool call to keep your last painting.")
 
 
+def tool_schema() -> dict:
+    """The JSON schema of `BrushworkToolEnv.submit_sketch`, as TRL renders it into the prompt."""
+    from transformers.utils import get_json_schema
+
+    return get_json_schema(BrushworkToolEnv().submit_sketch)
+
+
+def tool_call(sketch: str) -> dict:
+    function = {"name": "submit_sketch", "arguments": {"sketch": sketch}}
+    return {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": function}]}
+
+
+def tool_result(critique: str) -> dict:
+    return {"role": "tool", "name": "submit_sketch", "content": critique}
+
+
 class EnvClock:
     """Wall seconds spent in the environment (gate, render, score) since the last `take`."""
 

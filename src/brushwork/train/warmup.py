@@ -101,8 +101,7 @@ def check_tool_calls(model, tokenizer, args: BrushworkArguments, passes, samplin
     from brushwork.env.tasks import sample_rows
     from brushwork.train.conversation import opening
     from brushwork.train.policy import sample_messages
-    from brushwork.train.revisions import tool_schema
-    from brushwork.train.tool_env import instructions
+    from brushwork.train.tool_env import instructions, tool_schema
 
     rows = sample_rows(args.sft_check, args.domains, seed=args.task_seed + 2)
     sampling = {k: v for k, v in sampling.items() if k != "batch_size"}
