@@ -20,10 +20,11 @@ from test_judge import painting
 
 from brushwork.errors import ConfigError, SetupError
 from brushwork.score.backends import HPSv3Client, Retry, ScorerUnavailable
+from brushwork.score.build import Wiring
 from brushwork.score.hpsv3_service import create_app
 from brushwork.score.options import ScoringOptions
 from brushwork.score.reward import RewardConfig
-from brushwork.score.terms import AestheticTerm, Canvas, Setup
+from brushwork.score.terms import AestheticTerm, Canvas
 
 
 class FakeHPSv3Inferencer:
@@ -115,12 +116,12 @@ async def test_the_aesthetic_term_sends_the_task_subject():
     fake = FakeHPSv3Inferencer()
     with serve(create_app(loader=lambda **kw: fake)) as url:
         client = HPSv3Client(url, retry=Retry(attempts=2, backoff_s=0.01, timeout_s=10))
-        term = AestheticTerm(Setup(ScoringOptions(), RewardConfig(), given={"aesthetic": client}))
+        term = AestheticTerm(Wiring(ScoringOptions(), RewardConfig(), given={"aesthetic": client}))
         value = await term(Canvas(code="", png=painting(12), render=None, subject="a coral hibiscus"))
         await client.aclose()
     assert 0 < value.value < 1 and value.remote and fake.calls == [["a loose watercolour painting of a coral hibiscus"]]
     down = HPSv3Client("http://127.0.0.1:9", retry=Retry(attempts=2, backoff_s=0.01, timeout_s=2))   # nothing listens
-    term = AestheticTerm(Setup(ScoringOptions(), RewardConfig(), given={"aesthetic": down}))
+    term = AestheticTerm(Wiring(ScoringOptions(), RewardConfig(), given={"aesthetic": down}))
     outage = await term(Canvas(code="", png=painting(12), render=None, subject="a coral hibiscus"))
     await down.aclose()
     assert outage.value is None and "unreachable after 2 attempts" in outage.error   # our failure: None, not 0

@@ -16,12 +16,13 @@ from brushwork.errors import ConfigError
 from brushwork.gate import Gate, Gated
 from brushwork.pool import Pool
 from brushwork.render import Renderer
+from brushwork.score.build import Wiring
 from brushwork.score.card import Cost, ScoreCard, ScoreTimings
 from brushwork.score.copies import CopyDetector
 from brushwork.score.options import ScoringOptions
 from brushwork.score.references import infer_domain
 from brushwork.score.reward import RewardConfig, Weights, preset_weights, total
-from brushwork.score.terms import Canvas, Setup, Term, Value
+from brushwork.score.terms import Canvas, Term, Value
 
 
 class Scorer:
@@ -37,13 +38,11 @@ class Scorer:
         self.options = options or ScoringOptions()
         self.reward = reward or self.options.reward_config()
         self.gate = Gate(self.options.gate_config())
-        weights = self.reward.weights
-        setup = Setup(self.options, self.reward, pool, self.options.mix, dict(backends or {}))
-        self.terms: dict[str, Term] = {name: t(setup) for name, t in weights.terms.items()
-                                      if t.always or weights[name] > 0}
-        self._taste = _taste_model(self.terms.values())
-        image, source = setup.options.copy_image_similarity, setup.options.copy_source_similarity
-        shapes = setup.options.copy_shape_coverage
+        self.wiring = Wiring(self.options, self.reward, pool, self.options.mix, dict(backends or {}))
+        self.terms: dict[str, Term] = self.wiring.terms()
+        self._taste = self.wiring.taste
+        image, source = self.options.copy_image_similarity, self.options.copy_source_similarity
+        shapes = self.options.copy_shape_coverage
         on = pool is not None and (image > 0 or source > 0 or shapes > 0)
         self.copies = CopyDetector(pool, image, source, shapes) if on else None
 
@@ -111,12 +110,7 @@ class Scorer:
     def clients(self) -> list:
         """The terms' backends that hold connections (judge, HPSv3): each has `aclose`, and
         `start` when it opens its connection ahead of the first call."""
-        found = []
-        for term in self.terms.values():
-            for backend in (getattr(getattr(term, "judge", None), "backend", None), getattr(term, "scorer", None)):
-                if hasattr(backend, "aclose") and backend not in found:
-                    found.append(backend)
-        return found
+        return [backend for backend in self.wiring.backends if hasattr(backend, "aclose")]
 
     async def start(self) -> None:
         """Open the backends' connections on the running event loop (the one that will use them)."""
@@ -139,16 +133,6 @@ class Scorer:
                               f"(its reward weighs them 0)")
         results = await asyncio.gather(*(_timed(self.terms[name], canvas) for name in wanted))
         return dict(zip(wanted, results))
-
-
-def _taste_model(terms):
-    """The offline taste model the judge or the aesthetic answers with, if either does."""
-    for term in terms:
-        for backend in (getattr(getattr(term, "judge", None), "backend", None), getattr(term, "scorer", None)):
-            model = getattr(backend, "model", None)
-            if hasattr(model, "assess"):
-                return model
-    return None
 
 
 async def _timed(term: Term, canvas: Canvas) -> tuple[Value, float]:

@@ -1,7 +1,9 @@
 """The reward's terms: the `Term` contract, the built-in terms, and how a term is named.
 
 A term is a `Term` subclass: its name, the help its weight shows, how it builds what it needs
-from the scoring options (`Setup`), and how it values a painting (`Canvas` -> `Value`). The
+from the scoring options (`Setup`: the options, the pool, and the judge and aesthetic backends,
+which `score.build.Wiring` builds), and how it values a painting (`Canvas` -> `Value`). This
+module is the contract: it imports nothing of the scorer's wiring above it. The
 built-in terms (`BUILTIN`) go by their short names; **a term of your own lives in your own
 module** and a reward YAML names it by import path, like a render backend:
 
@@ -20,18 +22,17 @@ from __future__ import annotations
 
 import importlib
 import logging
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from brushwork.errors import ConfigError
-from brushwork.score.references import DEFAULT_MIX, pick_references
+from brushwork.score.references import pick_references
 
 if TYPE_CHECKING:
     from brushwork.pool import Pool
     from brushwork.render import RenderResult
     from brushwork.score.copies import Copy
-    from brushwork.score.options import ScoringOptions
-    from brushwork.score.reward import RewardConfig
+    from brushwork.score.judge import PairwiseJudge
 
 log = logging.getLogger(__name__)
 
@@ -64,27 +65,21 @@ class Value:
     comparisons: tuple = ()                          # the judge's `Comparison`s
 
 
-@dataclass
-class Setup:
-    """What terms are built from: the scoring options, the reward, the pool, and backends
-    given ready-made by name (`{"judge": PairwiseJudge, "aesthetic": ...}`: tests, benchmarks)."""
+class Setup(Protocol):
+    """What a term is built from. `score.build.Wiring` is the one the scorer builds from the
+    scoring options; it owns the backends and the offline taste model, so a term asks it for
+    them and never builds one itself."""
 
-    options: ScoringOptions
-    reward: RewardConfig
-    pool: Pool | None = None
-    reference_mix: tuple[tuple[str, int], ...] = DEFAULT_MIX
-    given: dict = field(default_factory=dict)
-    _taste: object = None
+    options: Any                     # the `ScoringOptions` (typed loosely: options sit above terms)
+    reward: Any                      # the `RewardConfig`
+    pool: Pool | None
+    reference_mix: tuple[tuple[str, int], ...]
 
-    def taste_model(self):
-        """The offline taste model (loaded or fitted on the pool once, shared by the terms)."""
-        if self._taste is None:
-            from brushwork.score.taste.model import load_or_fit
+    def judge(self) -> PairwiseJudge:
+        """The pairwise judge the options name (or the one given ready-made)."""
 
-            if self.pool is None:
-                raise ConfigError("the taste backends need a pool (--pool DIR) or a fitted model (--taste FILE)")
-            self._taste = load_or_fit(self.pool, self.options.taste_model)
-        return self._taste
+    def aesthetic(self):
+        """The aesthetic scorer the options name (or the one given ready-made)."""
 
 
 class Term:
@@ -135,14 +130,12 @@ class JudgeTerm(Term):
     help = "weight of the pairwise judge's win rate"
 
     def __init__(self, setup: Setup):
-        from brushwork.score.build import build_judge
-
         if setup.pool is None:
             raise ConfigError("the judge term has weight > 0: give a pool and a judge backend, "
                               "or use --preset hps-only")
         self.pool, self.mix = setup.pool, setup.reference_mix
         self.judge_copies = setup.options.judge_copies
-        self.judge = setup.given.get(self.name) or build_judge(setup.options, setup.taste_model)
+        self.judge = setup.judge()
         self.fallbacks: dict[str, str] = {}   # domain -> why its references borrow from other domains
 
     @property
@@ -174,9 +167,7 @@ class AestheticTerm(Term):
     help = "weight of the aesthetic score"
 
     def __init__(self, setup: Setup):
-        from brushwork.score.build import build_aesthetic
-
-        self.scorer = setup.given.get(self.name) or build_aesthetic(setup.options, setup.taste_model)
+        self.scorer = setup.aesthetic()
 
     @property
     def backend(self) -> str:
