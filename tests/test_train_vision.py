@@ -141,3 +141,21 @@ def test_one_multi_turn_grpo_step_shows_the_painting_to_a_vision_language_policy
     assert len(recorder.vision) >= 2, recorder.vision
     for rows, grid in recorder.vision:
         assert grid == [[1, 8, 8]] * len(grid) and rows == (64 * len(grid), 3 * 2 * 8 * 8)
+
+
+def test_a_vision_language_policy_whose_processor_cannot_load_is_an_error_naming_the_fix(tmp_path):
+    """A vision-language policy whose processor does not load would train blind (the critique
+    without the painting): that is a SetupError naming torchvision, not a warning. Its twin, a
+    text-only policy, needs no processor at all."""
+    from types import SimpleNamespace
+
+    from brushwork.errors import SetupError
+    from brushwork.train.run import vision_processor
+
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "llava"}))
+    vl = SimpleNamespace(config=SimpleNamespace(vision_config={"hidden_size": 8}, model_type="llava"))
+    with pytest.raises(SetupError, match="torchvision") as e:
+        vision_processor(vl, str(tmp_path))
+    assert str(tmp_path) in str(e.value) and "text-only" in str(e.value)
+    text_only = SimpleNamespace(config=SimpleNamespace(vision_config=None, model_type="qwen3"))
+    assert vision_processor(text_only, str(tmp_path)) is None

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, SetupError
 from brushwork.train.config import BrushworkArguments
 
 
@@ -95,7 +95,8 @@ def vision_processor(model, model_path: str, revision: str = "main"):
     """The processor (tokenizer + image processor) of a vision-language policy, or None for a
     text-only one: with it, multi-turn tool results carry the painting as an image. A local
     Qwen3.5 folder whose processor does not load whole (its video half needs torchvision, or
-    its class is the stand-in's) gets one built from parts (`tiny_vl.load_vl_processor`)."""
+    its class is the stand-in's) gets one built from parts (`tiny_vl.load_vl_processor`); any
+    other that cannot load is a SetupError naming the fix (never a policy that silently trains blind)."""
     if getattr(model.config, "vision_config", None) is None:
         return None
     from transformers import AutoProcessor
@@ -111,13 +112,10 @@ def vision_processor(model, model_path: str, revision: str = "main"):
         from brushwork.train.tiny_vl import load_vl_processor
 
         return load_vl_processor(model_path)
-    import warnings
-
     reason = f"{type(error).__name__}: {error}" if error else "it has no image processor"
-    warnings.warn(f"brushwork: {model_path} is a vision-language model but its processor did not load "
-                  f"({reason}); the policy gets the critique without the painting. "
-                  "pip install torchvision (matching torch) to give it the image", stacklevel=2)
-    return None
+    raise SetupError(f"{model_path} is a vision-language model but its processor did not load ({reason}): "
+                     "pip install the torchvision built for your torch (torch 2.13 pairs with torchvision 0.28; "
+                     "transformers' video half needs it), or train a text-only model")
 
 
 def resume_point(value: str | None, output_dir: Path) -> str | None:
