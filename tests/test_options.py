@@ -125,3 +125,21 @@ def test_the_reference_mix_and_gate_settings_reach_the_scorer_configs():
     gate = s.gate_config()
     assert (gate.allowed_methods, gate.canvas_size, gate.ocr) == (("circle", "fill"), 512, False)
     assert s.render_config().size == 512
+
+
+def test_judge_attempts_and_hpsv3_batch_reach_the_backends_and_the_client_timeout():
+    """Options in one schema: the judge's attempts and HPSv3's batch size come from the scoring
+    options (a file, a flag or BRUSHWORK_*), reach the backends the composition root builds, and
+    the remote client's worst case counts every attempt; out of range is a clear error."""
+    from brushwork.env.client import step_timeout_s
+    from brushwork.score.build import Wiring
+
+    options = ScoringOptions(judge="openai", judge_url="http://127.0.0.1:9", judge_model="m", judge_attempts=3,
+                             aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9", hpsv3_batch=4)
+    wiring = Wiring(options, options.reward_config())
+    assert (wiring.judge().attempts, wiring.aesthetic().max_batch) == (3, 4)
+    once = ScoringOptions(judge="openai", judge_url="http://127.0.0.1:9", judge_model="m", judge_attempts=1)
+    assert step_timeout_s(options) > step_timeout_s(once)
+    for bad in ({"judge_attempts": 0}, {"hpsv3_batch": 65}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            ScoringOptions(**bad)

@@ -28,7 +28,8 @@ app.add_typer(taste_app, name="taste")
 app.add_typer(judge_app, name="judge")
 
 POOL_KEYS = tuple(f.name for f in settings(PoolSettings))
-JUDGE_KEYS = (*POOL_KEYS, "judge", "judge_url", "judge_model", "judge_prompt", "judge_concurrency", "taste_model")
+JUDGE_KEYS = (*POOL_KEYS, "judge", "judge_url", "judge_model", "judge_prompt", "judge_concurrency",
+              "judge_attempts", "taste_model")
 
 
 def _pool(path: Path | None, snapshot: str | None = None):

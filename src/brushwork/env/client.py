@@ -40,11 +40,10 @@ def _retry_worst_s(retry) -> float:
 def step_timeout_s(options=None) -> float:
     """How long one step may take at worst under these scoring options (default ones when None):
     its render timing out and rendered once more, behind one other session's render; the judge
-    (an OpenAI-compatible one: both orders of every reference, each verdict asked twice, each
+    (an OpenAI-compatible one: both orders of every reference, each verdict asked `judge_attempts` times, each
     request retried, `judge_concurrency` at a time) and the HPSv3 aesthetic, every request
     retried to its end; plus 30 s for a browser restart. A client waits this long for a reply."""
     from brushwork.score.backends import HPSv3Client, OpenAIJudge
-    from brushwork.score.judge import PairwiseJudge
     from brushwork.score.options import ScoringOptions
 
     options = options or ScoringOptions()
@@ -52,7 +51,7 @@ def step_timeout_s(options=None) -> float:
     seconds = 2 * (2 * options.render_timeout_s) + 30
     if options.judge == "openai":
         verdicts = 2 * sum(n for _, n in options.mix)
-        rounds = math.ceil(verdicts / options.judge_concurrency) * default(PairwiseJudge, "attempts")
+        rounds = math.ceil(verdicts / options.judge_concurrency) * options.judge_attempts
         seconds += rounds * _retry_worst_s(default(OpenAIJudge, "retry"))
     if options.aesthetic == "hpsv3":
         seconds += _retry_worst_s(default(HPSv3Client, "retry"))

@@ -86,7 +86,8 @@ def build_judge(options: ScoringOptions, taste_model: Callable[[], object]) -> P
     else:
         raise ConfigError(f"unknown judge backend {options.judge!r}: use taste or openai")
     return PairwiseJudge(backend, JudgePrompt.load(options.judge_prompt),
-                         VerdictCache() if options.verdict_cache else None, options.judge_concurrency)
+                         VerdictCache() if options.verdict_cache else None, options.judge_concurrency,
+                         options.judge_attempts)
 
 
 def build_aesthetic(options: ScoringOptions, taste_model: Callable[[], object]):
@@ -96,7 +97,7 @@ def build_aesthetic(options: ScoringOptions, taste_model: Callable[[], object]):
     if options.aesthetic == "taste":
         return TasteAesthetic(taste_model())
     if options.aesthetic == "hpsv3":
-        return HPSv3Client(options.hpsv3_url)
+        return HPSv3Client(options.hpsv3_url, max_batch=options.hpsv3_batch)
     raise ConfigError(f"unknown aesthetic backend {options.aesthetic!r}: use taste or hpsv3")
 
 

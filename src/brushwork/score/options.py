@@ -74,7 +74,7 @@ class RewardSettings:
     copy_shape_coverage: float = setting(0.85, "share (0-1) of a painting's shape mass that one to three pool "
                                          "paintings' layouts explain (each under its own turn, scale, mirror and "
                                          "shift, with shapes matched to the pixel) at which it copies them; the pool's "
-                                         "own paintings reach 0.82 of one another; -1 turns it off",
+                                         "own paintings reach 0.62 of one another; -1 turns it off",
                                          above=0, max=1, off=-1)
     judge_copies: bool = setting(False, "judge a painting that copies a pool painting like any other (default: its "
                                  "judge term is 0)")
@@ -89,6 +89,8 @@ class JudgeSettings:
     judge_model: str | None = setting(None, "judge model name")
     judge_prompt: str = setting("watercolour", "judge prompt: a bundled name or a YAML file")
     judge_concurrency: int = setting(8, "judge questions in flight at once", min=1)
+    judge_attempts: int = setting(2, "times a judge question is asked while the answer falls outside the schema "
+                                  "(then it counts as unread: None, never the painting's fault)", min=1)
     verdict_cache: bool = setting(True, "reuse judge verdicts on identical image pairs")
 
 
@@ -96,6 +98,8 @@ class JudgeSettings:
 class AestheticSettings:
     aesthetic: str = setting("taste", "aesthetic backend: taste (offline) or hpsv3", choices=AESTHETICS)
     hpsv3_url: str | None = setting(None, "URL of a running `brushwork serve-hpsv3`")
+    hpsv3_batch: int = setting(16, "paintings in one HPSv3 request at most (calls made together go as one)",
+                               min=1, max=64)
     taste_model: Path | None = setting(None, "fitted taste model file (default: fit on the pool, cached)",
                                        aliases=("--taste",))
 
