@@ -28,7 +28,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
-from brushwork.errors import SetupError
+from brushwork.errors import ConfigError, SetupError
 
 
 class Inferencer(Protocol):
@@ -44,12 +44,13 @@ class ScoreRequest(BaseModel):
     prompts: list[str] = Field(..., min_length=1, max_length=MAX_IMAGES,
                                description="the prompt each image is scored for, in the same order")
 
+    # ConfigError is a ValueError: pydantic turns it into the 422 naming the field.
     @model_validator(mode="after")
     def _one_prompt_per_image(self):
         if len(self.prompts) != len(self.images):
-            raise ValueError(f"{len(self.images)} images and {len(self.prompts)} prompts: give one prompt per image")
+            raise ConfigError(f"{len(self.images)} images and {len(self.prompts)} prompts: give one prompt per image")
         if any(len(p) > 2000 for p in self.prompts):
-            raise ValueError("a prompt is over 2000 characters: shorten it")
+            raise ConfigError("a prompt is over 2000 characters: shorten it")
         return self
 
 
