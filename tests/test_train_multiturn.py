@@ -131,7 +131,8 @@ def test_one_multi_turn_grpo_step_calls_the_tool_and_revises(example_pool, tiny,
                        if not line.startswith("//"))
     args = parse(["--config", "tiny-cpu-multiturn", "--tiny", "false", "--model_name_or_path",
                   str(tiny), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
-                  "--num_generations", "2", "--per_device_train_batch_size", "2", "--max_completion_length", "1024",
+                  "--num_generations", "2", "--rollouts_per_step", "2", "--per_device_train_batch_size", "2",
+                  "--max_completion_length", "1024",
                   "--report_to", "none", "--task_repeats", "1", "--workers", "2"], cpu=True)
     args[1].generation_kwargs = _script_bias(tokenizer, sketch)
     result = train(*args)

@@ -123,7 +123,8 @@ def test_one_multi_turn_grpo_step_shows_the_painting_to_a_vision_language_policy
     recorder = _Recorder(monkeypatch, tokenizer.convert_tokens_to_ids(VISION_TOKENS[2]))
     args = parse(["--config", "tiny-cpu-multiturn", "--tiny", "false", "--model_name_or_path",
                   str(folder), "--output_dir", str(tmp_path / "run"), "--sft_samples", "0", "--max_steps", "1",
-                  "--num_generations", "2", "--per_device_train_batch_size", "2", "--max_completion_length", "512",
+                  "--num_generations", "2", "--rollouts_per_step", "2", "--per_device_train_batch_size", "2",
+                  "--max_completion_length", "512",
                   "--report_to", "none", "--task_repeats", "1", "--workers", "2"], cpu=True)
     args[1].generation_kwargs = _script_bias(tokenizer, SHORT)
     result = train(*args)
