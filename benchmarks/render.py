@@ -701,29 +701,22 @@ def against_tables(blocks: list[dict], s: dict) -> list[tuple[str, list, list]]:
                                      "other load (cores)", "loadavg 1 min"], order)]
 
 
-async def against(args) -> None:
-    """This checkout's renderer (B) against the one at args.against (A), ABBA, in one run."""
+def against_revision(against: str) -> tuple[str, dict]:
+    """The commit `against` names, and what a results header says of both sides (`digest` is
+    filled in by `abba_blocks`)."""
+    rev = _git("rev-parse", "--verify", f"{against}^{{commit}}")
+    return rev, {"rev_line": _git("log", "-1", "--format=%h %s", rev), "head": _git("rev-parse", "--short", "HEAD"),
+                 "dirty": bool(_git("status", "--porcelain", "--", "src")), "digest": None}
+
+
+async def abba_blocks(args, sketches, rev: str, order: str, binary, node_modules, n_renders: int, about: dict,
+                      on_block=None) -> list[dict]:
+    """Blocks of `order` ("ABBA"...), each a fresh `_render_worker.py` process: A the src of `rev`
+    (a temporary `git worktree`), B this checkout's src copied once now. `about["digest"]` gets
+    B's digest; `on_block(blk)` sees each block as it ends."""
     import shutil
     import tempfile
 
-    from brushwork.render.assets import find_node_modules
-    from brushwork.render.browser import chromium_version, find_chromium
-
-    binary = find_chromium(args.chromium)
-    sketches = load_sketches(args.quick)
-    names = [n for n, _ in sketches]
-    repo = HERE.parent
-    rev = _git("rev-parse", "--verify", f"{args.against}^{{commit}}")
-    rev_line = _git("log", "-1", "--format=%h %s", rev)
-    head = _git("rev-parse", "--short", "HEAD")
-    dirty = bool(_git("status", "--porcelain", "--", "src"))
-    node_modules = find_node_modules()
-    order = "ABBA" * args.against_rounds
-    n_renders = len(sketches) * (1 + args.against_passes)
-    loadavg_start = os.getloadavg()
-    console.print(f"[bold]--against {args.against}[/] ({rev_line}): {len(sketches)} sketches, "
-                  f"blocks {' '.join(order)}, {args.against_passes} timed pass(es) each; "
-                  f"loadavg {loadavg_start[0]:.2f}")
     blocks = []
     with tempfile.TemporaryDirectory(prefix="bw-against-") as tmp:
         tree = Path(tmp) / "tree"
@@ -734,17 +727,41 @@ async def against(args) -> None:
             # B: a copy of this checkout's src taken now, so edits made to the tree while the run goes on
             # (the checkout may be someone's work in progress) cannot change B between its blocks.
             snapshot = Path(tmp) / "current" / "src"
-            shutil.copytree(repo / "src", snapshot, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-            digest = tree_digest(snapshot / "brushwork")
+            shutil.copytree(HERE.parent / "src", snapshot, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            about["digest"] = tree_digest(snapshot / "brushwork")
             src = {"A": tree / "src", "B": snapshot}
             for i, side in enumerate(order):
                 load = await wait_quiet(args.wait_quiet)
                 console.print(f"[bold]block {i + 1}/{len(order)}: {side}[/] (other load before: {load:.2f} cores)")
-                blocks.append(run_block(side, src[side], sketch_file, Path(tmp) / f"cache-{i + 1}", args, binary,
-                                        node_modules, n_renders))
+                blk = run_block(side, src[side], sketch_file, Path(tmp) / f"cache-{i + 1}", args, binary,
+                                node_modules, n_renders)
+                if on_block is not None:
+                    on_block(blk)
+                blocks.append(blk)
         finally:
             _git("worktree", "remove", "--force", str(tree), check=False)
             _git("worktree", "prune", check=False)
+    return blocks
+
+
+async def against(args) -> None:
+    """This checkout's renderer (B) against the one at args.against (A), ABBA, in one run."""
+    from brushwork.render.assets import find_node_modules
+    from brushwork.render.browser import chromium_version, find_chromium
+
+    binary = find_chromium(args.chromium)
+    sketches = load_sketches(args.quick)
+    names = [n for n, _ in sketches]
+    rev, about = against_revision(args.against)
+    rev_line, head, dirty = about["rev_line"], about["head"], about["dirty"]
+    node_modules = find_node_modules()
+    order = "ABBA" * args.against_rounds
+    n_renders = len(sketches) * (1 + args.against_passes)
+    loadavg_start = os.getloadavg()
+    console.print(f"[bold]--against {args.against}[/] ({rev_line}): {len(sketches)} sketches, "
+                  f"blocks {' '.join(order)}, {args.against_passes} timed pass(es) each; "
+                  f"loadavg {loadavg_start[0]:.2f}")
+    blocks = await abba_blocks(args, sketches, rev, order, binary, node_modules, n_renders, about)
     loadavg_end = os.getloadavg()
     starts = {blk["side"]: blk["start"] for blk in blocks}
     summary = summarise_against(blocks, names)
@@ -757,7 +774,7 @@ async def against(args) -> None:
             f"## {REALM_TITLE}, run of {now}{' (quick)' if args.quick else ''}\n\n"
             f"- A: the single-realm renderer at `{rev_line}` (a temporary `git worktree`); B: the sketch realm, "
             f"this checkout (HEAD {head}{' + uncommitted changes under src/' if dirty else ''}; src copied once at "
-            f"the start, src/brushwork digest {digest}). Each block is a "
+            f"the start, src/brushwork digest {about['digest']}). Each block is a "
             f"fresh process (`benchmarks/_render_worker.py`) with its side's src on PYTHONPATH, one "
             f"`SyncRenderer` worker, cache off (fresh `BRUSHWORK_CACHE`), an untimed warm-up render of every "
             f"sketch, then {args.against_passes} timed pass(es); blocks {' '.join(order)}, one after another\n"

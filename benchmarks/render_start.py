@@ -20,10 +20,8 @@ import argparse
 import datetime
 import json
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 import render as bench
@@ -161,37 +159,20 @@ async def run(args) -> None:
     binary = find_chromium(args.chromium)
     sketches = bench.load_sketches(False)[:args.sketches]
     names = [n for n, _ in sketches]
-    repo = bench.HERE.parent
-    rev = bench._git("rev-parse", "--verify", f"{args.against}^{{commit}}")
-    rev_line = bench._git("log", "-1", "--format=%h %s", rev)
-    head = bench._git("rev-parse", "--short", "HEAD")
-    dirty = bool(bench._git("status", "--porcelain", "--", "src"))
+    rev, about = bench.against_revision(args.against)
+    rev_line, head, dirty = about["rev_line"], about["head"], about["dirty"]
     order = "ABBA" * args.rounds
     loadavg_start = os.getloadavg()
     console.print(f"[bold]start-up against {rev_line[:60]}[/]: {len(sketches)} sketches, blocks {' '.join(order)}")
     steps = start_steps(args.steps, args.chromium)
-    blocks = []
-    with tempfile.TemporaryDirectory(prefix="bw-start-") as tmp:
-        tree = Path(tmp) / "tree"
-        try:
-            bench._git("worktree", "add", "--detach", str(tree), rev)
-            sketch_file = Path(tmp) / "sketches.json"
-            sketch_file.write_text(json.dumps(sketches))
-            snapshot = Path(tmp) / "current" / "src"
-            shutil.copytree(repo / "src", snapshot, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-            digest = bench.tree_digest(snapshot / "brushwork")
-            src = {"A": tree / "src", "B": snapshot}
-            for i, side in enumerate(order):
-                load = await bench.wait_quiet(args.wait_quiet)
-                console.print(f"[bold]block {i + 1}/{len(order)}: {side}[/] (other load before: {load:.2f} cores)")
-                blk = bench.run_block(side, src[side], sketch_file, Path(tmp) / f"cache-{i + 1}", args, binary,
-                                      find_node_modules(), len(sketches) * (1 + args.against_passes))
-                console.print(f"  start {blk['start']['startup_s']:.2f} s ({blk['start'].get('startup_cpu_s', 0):.2f} "
-                              f"CPU-s), short run {(blk['warmed'] or {}).get('short_s', 0):.1f} s")
-                blocks.append(blk)
-        finally:
-            bench._git("worktree", "remove", "--force", str(tree), check=False)
-            bench._git("worktree", "prune", check=False)
+
+    def said(blk):
+        console.print(f"  start {blk['start']['startup_s']:.2f} s ({blk['start'].get('startup_cpu_s', 0):.2f} "
+                      f"CPU-s), short run {(blk['warmed'] or {}).get('short_s', 0):.1f} s")
+
+    blocks = await bench.abba_blocks(args, sketches, rev, order, binary, find_node_modules(),
+                                     len(sketches) * (1 + args.against_passes), about, on_block=said)
+    digest = about["digest"]
     out = tables(blocks, names, steps)
     print_tables(console, out)
     if args.write if args.write is not None else not args.quick:
