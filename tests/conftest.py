@@ -3,12 +3,44 @@ private cache folder for everything brushwork caches, the example pool and the t
 
 from __future__ import annotations
 
+import faulthandler
 import inspect
 import os
+import sys
 
 import pytest
 
 from brushwork.render import RenderConfig, SyncRenderer
+
+# A test's timeout (pyproject: `timeout`, `timeout_func_only`) times the test function alone: shared
+# setup (the example pool's renders, a tiny model, a module's training run) is built once and a busy
+# machine builds it slowly, so a deadline there would catch slowness, not hangs. Setup has its own
+# guard against a hang: past FIXTURE_HANG_S in one fixture, every thread's stack is printed and the
+# run stops (a hang would otherwise last until CI kills the job, saying nothing).
+FIXTURE_HANG_S = 2400
+_setting_up = 0
+_hang_report = sys.stderr
+
+
+def pytest_configure(config):
+    """The hang report goes to the terminal's stderr, taken while pytest's capture is paused (a
+    fixture's own stderr is captured, and lost when the run stops)."""
+    global _hang_report
+    _hang_report = os.fdopen(os.dup(sys.stderr.fileno()), "w")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    global _setting_up
+    if _setting_up == 0:
+        faulthandler.dump_traceback_later(FIXTURE_HANG_S, exit=True, file=_hang_report)
+    _setting_up += 1
+    try:
+        return (yield)
+    finally:
+        _setting_up -= 1
+        if _setting_up == 0:
+            faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -88,7 +88,6 @@ def tiny_run(example_pool, tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.chromium
-@pytest.mark.timeout(1200)   # the module's warm-up and first GRPO steps run in this test's setup
 def test_grpo_on_the_tiny_model_changes_the_lora_and_logs_every_term(tiny_run):
     out = tiny_run.output_dir
     assert tiny_run.steps == 2
