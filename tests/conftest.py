@@ -58,8 +58,10 @@ def private_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def renderer(private_cache):
-    """A warm SyncRenderer (two workers, like CI's two cores)."""
-    config = RenderConfig(workers=2, timeout_s=20, cache_dir=private_cache / "renders")
+    """A warm SyncRenderer (two workers, like CI's two cores) with the product's render deadline:
+    a sketch that spins is stopped by its CPU budget, whatever the load, and a deadline tighter
+    than the product's would fail honest renders on a busy machine."""
+    config = RenderConfig(workers=2, cache_dir=private_cache / "renders")
     with SyncRenderer(config) as r:
         yield r
 

@@ -136,7 +136,7 @@ def serve(app):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120     # a hang guard; a busy machine starts slowly
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("test server did not start")
