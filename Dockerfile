@@ -6,8 +6,8 @@
 # The image of a Ray render cluster (README "Scaling out on Ray", deploy/) adds the ray extra and
 # Ray's dashboard (KubeRay's probes and `ray job submit` use it), at the driver's Ray version:
 #   docker build --build-arg EXTRAS='[env,ray]' --build-arg PIP_EXTRA='ray[default]==2.60.0' -t brushwork-ray .
-# p5 / p5.brush are copied into the package (scripts/vendor_libs.py), so the installed package
-# renders without node_modules; `npm ci` stays for the pool's rating page (prismjs).
+# p5, p5.brush and Prism are copied into the package (scripts/vendor_libs.py), so the installed
+# package renders and serves the rating page without node_modules.
 FROM debian:bookworm-slim
 
 # wget: KubeRay's health probes (deploy/kuberay-raycluster.yaml)

@@ -1,4 +1,4 @@
-"""A wheel of brushwork always carries p5 and p5.brush (everything else is in pyproject.toml).
+"""A wheel of brushwork always carries p5, p5.brush and Prism (everything else is in pyproject.toml).
 
 The libraries are not committed (they come from the pinned npm packages), so a wheel built from
 a clean clone would silently lack them. Before the package is copied into the build, this makes
@@ -17,7 +17,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 LIB = ROOT / "src" / "brushwork" / "render" / "lib"
-NEEDED = ("p5.min.js", "p5.brush.js", "p5.brush.fast.js", "p5.brush.deterministic.js")
+NEEDED = ("p5.min.js", "p5.brush.js", "p5.brush.fast.js", "p5.brush.deterministic.js", "prism.js")
 
 
 class BuildWithLibraries(build_py):

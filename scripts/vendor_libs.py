@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Copy the pinned p5 and p5.brush builds from node_modules into the package.
+"""Copy the pinned p5, p5.brush and Prism builds from node_modules into the package.
 
     python3 scripts/vendor_libs.py [NODE_MODULES] [--dest DIR]
 
-Writes `src/brushwork/render/lib/`: p5.min.js, p5.brush.js, each library's package.json
-(its version) and licence, so that `pip install brushwork` plus a Chromium is all a render
-worker needs (no npm, no checkout), then runs scripts/patch_brush.py there (the patched
-p5.brush builds with the rewritten blend shader). `make setup` and the Dockerfile run it after `npm ci`.
-The copies are git-ignored (only the folder's README is committed) and shipped as package data.
+Writes `src/brushwork/render/lib/`: p5.min.js, p5.brush.js, prism.js (the rating page's code
+highlighter), each library's package.json (its version) and licence, so that `pip install
+brushwork` plus a Chromium is all a render worker or a rating page needs (no npm, no checkout),
+then runs scripts/patch_brush.py there (the patched p5.brush builds with the rewritten blend
+shader). `make setup` and the Dockerfile run it after `npm ci`. The copies are git-ignored (only the folder's README is committed) and shipped as package data.
 
 Standard library only: it runs before the virtualenv exists. Refuses versions other than the
 pins in the repository's package.json.
@@ -28,6 +28,7 @@ DEST = ROOT / "src" / "brushwork" / "render" / "lib"
 LIBRARIES = {
     "p5": ("lib/p5.min.js", "p5.min.js", ("license.txt", "LICENSE", "LICENSE.md", "LICENSE.txt")),
     "p5.brush": ("dist/p5.brush.js", "p5.brush.js", ("LICENSE.md", "LICENSE", "LICENSE.txt", "license.txt")),
+    "prismjs": ("prism.js", "prism.js", ("LICENSE", "LICENSE.md", "LICENSE.txt")),
 }
 
 

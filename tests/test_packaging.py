@@ -45,12 +45,13 @@ def test_pins_are_the_recipes():
 def test_vendored_copy_is_used_without_node_modules(node_modules, tmp_path, monkeypatch):
     lib = tmp_path / "lib"
     versions = _vendor_module().vendor(node_modules, lib)
-    assert versions == {"p5": PINS["p5"], "p5.brush": PINS["p5.brush"]}
+    assert versions == {"p5": PINS["p5"], "p5.brush": PINS["p5.brush"], "prismjs": PINS["prismjs"]}
     assert sorted(p.name for p in lib.iterdir()) == sorted([
         "p5.min.js", "p5.brush.js", "p5.package.json", "p5.brush.package.json", "p5.license.txt",
-        "p5.brush.LICENSE.md"])
+        "p5.brush.LICENSE.md", "prism.js", "prismjs.package.json", "prismjs.LICENSE"])
     assert "LESSER GENERAL PUBLIC LICENSE" in (lib / "p5.license.txt").read_text()
     assert "MIT License" in (lib / "p5.brush.LICENSE.md").read_text()
+    assert "MIT LICENSE" in (lib / "prismjs.LICENSE").read_text().upper()
 
     empty = tmp_path / "empty-node-modules"
     empty.mkdir()
@@ -138,7 +139,8 @@ def test_a_wheel_from_a_clean_clone_carries_p5_and_p5_brush_or_is_not_built(node
     names = set(zipfile.ZipFile(wheel).namelist())
     lib = "brushwork/render/lib/"
     for name in ("p5.min.js", "p5.brush.js", "p5.brush.fast.js", "p5.brush.deterministic.js",
-                 "p5.license.txt", "p5.brush.LICENSE.md", "p5.package.json", "p5.brush.package.json"):
+                 "p5.license.txt", "p5.brush.LICENSE.md", "p5.package.json", "p5.brush.package.json",
+                 "prism.js", "prismjs.LICENSE"):
         assert lib + name in names, f"{name} is not in the wheel"
     assert "brushwork/train/configs/tiny-cpu.yaml" in names, "the bundled training configs are not in the wheel"
     with zipfile.ZipFile(wheel) as z:

@@ -115,7 +115,7 @@ def test_rate_by_keyboard_skip_undo_reload(page, store, url):
         [["1", "love"], ["2", "okay"], ["3", "nope"]]
     assert page.locator("#code .token.keyword").count() > 0, "the code panel is highlighted by Prism"
     assert page.locator("#code .token.function").count() > 0
-    assert "test-model" in page.text_content("#facts")
+    assert "test-model" not in page.text_content("#facts"), "blind by default: the generator is hidden"
     page.screenshot(path=str(SCREENSHOT))
 
     press(page, "1", ids[1])
@@ -133,17 +133,34 @@ def test_rate_by_keyboard_skip_undo_reload(page, store, url):
 
 
 @pytest.mark.chromium
-def test_earlier_ratings_shown_and_blind_toggle_hides_them(page, store, url):
+def test_earlier_ratings_hidden_until_asked_for(page, store, url):
     first = store.items()[0].id
     store.rate(first, "ben", "okay")
     as_rater(page)
     page.goto(url + "/")
     wait_for(page, first)
-    assert page.text_content("#ratings") == "ben: okay"
-    page.click("#blind")
+    assert page.text_content("#ratings") == "" and "test-model" not in page.text_content("#facts")
+    assert not page.is_checked("#show")
+    page.click("#show")
+    page.wait_for_function("() => document.querySelector('#ratings').textContent === 'ben: okay'")
+    assert "test-model" in page.text_content("#facts")
+    assert page.text_content("#subject") == "hibiscus study 1"
+    page.click("#show")
     page.wait_for_function("() => document.querySelector('#facts').textContent.indexOf('test-model') < 0")
     assert page.text_content("#ratings") == ""
-    assert page.text_content("#subject") == "hibiscus study 1"
+
+
+def test_earlier_ratings_appear_once_the_rater_has_rated(client, store):
+    first = store.items()[0].id
+    store.rate(first, "ben", "okay")
+    before = client.get(f"/api/item/{first}", params={"rater": "ana"}).json()
+    assert before["ratings"] is None and before["generator"] is None and before["provenance"] is None
+    client.post("/api/rate", json={"item": first, "rater": "ana", "tier": "love"}).raise_for_status()
+    after = client.get(f"/api/item/{first}", params={"rater": "ana"}).json()
+    assert [(r["rater"], r["tier"]) for r in after["ratings"]] == [("ben", "okay"), ("ana", "love")]
+    assert after["generator"] == "test-model"
+    asked = client.get("/api/next", params={"rater": "cy", "show": "1"}).json()["item"]
+    assert asked["id"] == first and asked["ratings"] is not None   # the twin: asked for, shown before rating
 
 
 @pytest.mark.chromium
@@ -157,8 +174,8 @@ def test_blind_server_hides_generator(page, tmp_path):
         wait_for(page, first)
         assert "test-model" not in page.content()
         assert page.text_content("#ratings") == ""
-        assert page.is_disabled("#blind") and page.is_checked("#blind")
-        shown = httpx.get(f"{base}/api/item/{first}?blind=0").json()
+        assert page.is_disabled("#show") and not page.is_checked("#show")
+        shown = httpx.get(f"{base}/api/item/{first}", params={"show": "1", "rater": "ben"}).json()
         assert shown["generator"] is None and shown["provenance"] is None and shown["ratings"] is None
 
 
@@ -176,6 +193,14 @@ def test_pairwise_mode_records_a_preference(page, store, url):
     [pref] = store.preferences()
     assert (pref.a, pref.b, pref.rater, pref.winner) == (a, b, "ana", "a")
     assert page.text_content("#progress-text") == "1 comparison by ana"
+
+    page.keyboard.press("u")   # undo in compare mode: the preference goes, the same pair comes back
+    wait_for(page, f"{a}|{b}")
+    assert store.preferences() == [] and page.text_content("#progress-text") == "0 comparisons by ana"
+    page.click("[data-winner='tie']")
+    page.wait_for_function("() => document.body.dataset.state === 'ready' && "
+                           "document.querySelector('#progress-text').textContent === '1 comparison by ana'")
+    assert [(p.a, p.b, p.winner) for p in store.preferences()] == [(a, b, "tie")]
 
 
 # -- the API -------------------------------------------------------------------------------------------------
@@ -201,13 +226,14 @@ def test_queue_goes_round_again_when_everything_is_rated(client, store):
     assert data["done"] and data["item"]["id"] == ids[3]
 
 
-def test_undo_returns_the_item_and_nothing_when_empty(client, store):
+def test_undo_takes_a_receipt_back_once(client, store):
     ids = [item.id for item in store.items()]
-    assert client.post("/api/undo", json={"rater": "ana"}).json()["undone"] is None
-    client.post("/api/rate", json={"item": ids[4], "rater": "ana", "tier": "nope"}).raise_for_status()
-    data = client.post("/api/undo", json={"rater": "ana"}).json()
+    receipt = client.post("/api/rate", json={"item": ids[4], "rater": "ana", "tier": "nope"}).json()["receipt"]
+    data = client.post("/api/undo", json={"receipt": receipt}).json()
     assert data["undone"]["tier"] == "nope" and data["item"]["id"] == ids[4] and data["progress"]["rated"] == 0
     assert store.ratings() == []
+    again = client.post("/api/undo", json={"receipt": receipt})
+    assert again.status_code == 409 and "already undone" in again.json()["error"]
 
 
 def test_pairs_differ_after_a_skip_and_repeat_on_reload(client):
@@ -244,7 +270,7 @@ BAD_REQUESTS = [
     ("post", "/api/rate", {**VALID_RATE, "stars": 5}, 422, ["stars", "Extra inputs are not permitted"]),
     ("post", "/api/rate", {**VALID_RATE, "tier": "meh"}, 400, ["'meh'", "love, okay, nope"]),
     ("post", "/api/rate", {**VALID_RATE, "item": "no-such-item"}, 404, ["no item 'no-such-item'"]),
-    ("post", "/api/undo", {}, 422, ["rater", "Field required"]),
+    ("post", "/api/undo", {}, 422, ["receipt", "Field required"]),
     ("post", "/api/prefer", {"a": None, "b": None, "rater": "ana", "winner": "left"}, 422,
      ["winner", "'a', 'b' or 'tie'"]),
     ("post", "/api/prefer", {"a": None, "b": "SAME", "rater": "ana", "winner": "a"}, 400, ["two different items"]),

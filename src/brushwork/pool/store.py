@@ -180,6 +180,23 @@ class PoolStore:
             raise ConfigError(f"no item {item_id!r} in {self.root}")
         return self._item(row)
 
+    def resolve(self, prefix: str) -> str:
+        """The one item id that starts with `prefix` (an id is 16 hex digits; a few are enough)."""
+        prefix = prefix.strip()
+        if not prefix:
+            raise ConfigError("an item id (or the start of one) is needed: `brushwork pool list` shows them")
+        ids = [r[0] for r in self.db.execute("SELECT id FROM items WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 11",
+                                             (len(prefix), prefix))]
+        if prefix in ids:
+            return prefix
+        if len(ids) == 1:
+            return ids[0]
+        if not ids:
+            raise ConfigError(f"no item starts with {prefix[:64]!r} in {self.root}: `brushwork pool list` shows "
+                              "the ids")
+        shown = ", ".join(ids[:10]) + (", ..." if len(ids) > 10 else "")
+        raise ConfigError(f"{prefix[:64]!r} is the start of several items ({shown}): give more of the id")
+
     def items(self, split: str | None = None) -> list[Item]:
         q, args = ("SELECT * FROM items WHERE split=? ORDER BY created, id", (split,)) if split \
             else ("SELECT * FROM items ORDER BY created, id", ())
@@ -208,6 +225,11 @@ class PoolStore:
                               "ORDER BY id DESC LIMIT 1) RETURNING *", (rater.strip(),)).fetchone()
         return None if row is None else Rating(**dict(row))
 
+    def delete_rating(self, rating_id: int) -> Rating | None:
+        """Remove one rating by its id; returns it (None when it is gone already)."""
+        row = self.db.execute("DELETE FROM ratings WHERE id=? RETURNING *", (rating_id,)).fetchone()
+        return None if row is None else Rating(**dict(row))
+
     def ratings(self, item_id: str | None = None, rater: str | None = None) -> list[Rating]:
         where, args = [], []
         if item_id:
@@ -231,6 +253,11 @@ class PoolStore:
 
     def preferences(self) -> list[Preference]:
         return [Preference(**dict(r)) for r in self.db.execute("SELECT * FROM preferences ORDER BY id")]
+
+    def delete_preference(self, preference_id: int) -> Preference | None:
+        """Remove one preference by its id; returns it (None when it is gone already)."""
+        row = self.db.execute("DELETE FROM preferences WHERE id=? RETURNING *", (preference_id,)).fetchone()
+        return None if row is None else Preference(**dict(row))
 
     def set_pairs(self, pairs: list[tuple[str, str]]) -> None:
         """Fix the pairs the rating page shows, in this order (left, right); replaces earlier ones."""

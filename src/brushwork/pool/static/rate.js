@@ -1,11 +1,14 @@
 // The rating page: shows one painting (or a pair), sends each key press to the API, and asks
-// the server what comes next. The server holds the queue; this page only remembers the rater's
-// name and the blind toggle (localStorage). Sketch sources are untrusted: they go into the page
-// as text (textContent), and Prism escapes what it highlights.
+// the server what comes next. The server holds the queue; this page remembers the rater's name
+// and the "show ratings" toggle (localStorage), and the receipts of this tab's votes, which are
+// what undo takes back (sessionStorage: a receipt is the only way to undo a vote). Sketch
+// sources are untrusted: they go into the page as text (textContent), and Prism escapes what it
+// highlights.
 "use strict";
 
 const RATER_KEY = "brushwork.rater";
-const BLIND_KEY = "brushwork.blind";
+const SHOW_KEY = "brushwork.show";
+const RECEIPTS_KEY = "brushwork.receipts";
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -32,10 +35,25 @@ async function api(path, body) {
 }
 
 function query(params) {
-  return new URLSearchParams({ ...params, blind: blind() ? "1" : "0" }).toString();
+  return new URLSearchParams({ ...params, show: show() ? "1" : "0" }).toString();
 }
 
-const blind = () => state.serverBlind || localStorage.getItem(BLIND_KEY) === "1";
+// Blind by default: earlier ratings appear once this rater has rated the painting, or always
+// when they ask for them (never when the server runs --blind).
+const show = () => !state.serverBlind && localStorage.getItem(SHOW_KEY) === "1";
+
+// This tab's receipts, newest last, one stack per mode (undo in Compare takes back a comparison).
+function receipts() {
+  try {
+    return JSON.parse(sessionStorage.getItem(`${RECEIPTS_KEY}.${state.mode}`) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function keepReceipts(list) {
+  sessionStorage.setItem(`${RECEIPTS_KEY}.${state.mode}`, JSON.stringify(list.slice(-200)));
+}
 
 // One action at a time: a key pressed while the next painting loads is dropped, so nobody
 // rates a painting they have not seen yet.
@@ -161,7 +179,8 @@ const rate = (index) => run(async () => {
   if (!state.item || index >= state.tiers.length) return;
   flash($("tier-buttons").children[index]);
   const item = state.item;
-  await api("/api/rate", { item: item.id, rater: state.rater, tier: state.tiers[index] });
+  const data = await api("/api/rate", { item: item.id, rater: state.rater, tier: state.tiers[index] });
+  keepReceipts([...receipts(), data.receipt]);
   await next(item.id);
 });
 
@@ -175,19 +194,30 @@ const skip = () => run(async () => {
 });
 
 const undo = () => run(async () => {
-  flash($("undo"));
-  const data = await api(`/api/undo?${query({})}`, { rater: state.rater });
+  flash($(state.mode === "pair" ? "pair-undo" : "undo"));
+  const stack = receipts();
+  const receipt = stack.pop();
+  if (!receipt) return toast("nothing to undo in this tab");
+  keepReceipts(stack);
+  const data = await api(`/api/undo?${query({})}`, { receipt });
   showProgress(data.progress);
-  if (!data.undone) return toast("nothing to undo");
-  await showItem(data.item, false);
-  toast(`undid ${data.undone.tier}`);
+  if (data.preference) {
+    state.skips = 0;
+    await showPair(data.pair, false, null);
+    const said = { a: "left is better", b: "right is better", tie: "tie" }[data.preference.winner];
+    toast(`undid "${said}"`);
+  } else {
+    await showItem(data.item, false);
+    toast(`undid ${data.undone.tier}`);
+  }
 });
 
 const prefer = (winner) => run(async () => {
   if (!state.pair) return;
   flash(document.querySelector(`[data-winner="${winner}"]`));
   const [a, b] = state.pair;
-  await api("/api/prefer", { a: a.id, b: b.id, rater: state.rater, winner });
+  const data = await api("/api/prefer", { a: a.id, b: b.id, rater: state.rater, winner });
+  keepReceipts([...receipts(), data.receipt]);
   state.skips = 0;
   await next();
 });
@@ -201,6 +231,7 @@ function onKey(event) {
     const winner = { a: "a", b: "b", t: "tie" }[key];
     if (winner) prefer(winner);
     else if (key === "s") skip();
+    else if (key === "u") undo();
     else return;
   } else if (/^[1-9]$/.test(key) && Number(key) <= state.tiers.length) {
     rate(Number(key) - 1);
@@ -256,25 +287,26 @@ async function start() {
   $("tier-keys").hidden = state.mode !== "tier";
   $("pair-view").hidden = state.mode !== "pair";
   $("pair-keys").hidden = state.mode !== "pair";
-  $("blind").checked = blind();
-  $("blind").disabled = state.serverBlind;
-  if (state.serverBlind) $("blind-label").title = "the server was started with --blind";
+  $("show").checked = show();
+  $("show").disabled = state.serverBlind;
+  if (state.serverBlind) $("show-label").title = "the server was started with --blind: ratings stay hidden";
   buildTierButtons();
 
   document.addEventListener("keydown", onKey);
   $("skip").addEventListener("click", skip);
   $("pair-skip").addEventListener("click", skip);
   $("undo").addEventListener("click", undo);
+  $("pair-undo").addEventListener("click", undo);
   for (const b of document.querySelectorAll("[data-winner]")) {
     b.addEventListener("click", () => prefer(b.dataset.winner));
   }
   $("rater").addEventListener("click", askRater);
-  $("blind").addEventListener("change", (e) => {
-    localStorage.setItem(BLIND_KEY, e.target.checked ? "1" : "0");
+  $("show").addEventListener("change", (e) => {
+    localStorage.setItem(SHOW_KEY, e.target.checked ? "1" : "0");
     const shown = state.mode === "pair" ? null : state.item;
-    run(async () => (shown
-      ? showItem(await api(`/api/item/${encodeURIComponent(shown.id)}?${query({})}`), false)
-      : next()));
+    if (!shown) return;
+    run(async () => showItem(
+      await api(`/api/item/${encodeURIComponent(shown.id)}?${query({ rater: state.rater })}`), false));
   });
   $("who-form").addEventListener("submit", (e) => {
     e.preventDefault();
