@@ -11,6 +11,7 @@ from brushwork.cli import doctor as _doctor  # noqa: F401
 from brushwork.cli import env as _env  # noqa: F401
 from brushwork.cli import evaluate as _evaluate  # noqa: F401
 from brushwork.cli import gate as _gate  # noqa: F401  (registers its commands)
+from brushwork.cli import node as _node  # noqa: F401
 from brushwork.cli import pool as _pool  # noqa: F401
 from brushwork.cli import score as _score  # noqa: F401
 from brushwork.cli import train as _train  # noqa: F401
