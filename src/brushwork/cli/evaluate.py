@@ -130,5 +130,5 @@ def ab_command(ab: tuple[Path, Path] | None, report_dir: Path | None, out_dir: P
     if serve:
         from brushwork.pool.web import serve as run
 
-        out.print(f"rating page on http://127.0.0.1:{port}/?mode=pair ; then `brushwork eval --ab-report {out_dir}`")
-        run(out_dir, port=port, blind=True)
+        run(out_dir, port=port, blind=True, announce=lambda url: out.print(
+            f"rating page on {url}?mode=pair ; then `brushwork eval --ab-report {out_dir}`"))

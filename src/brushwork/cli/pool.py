@@ -6,11 +6,11 @@ import asyncio
 from pathlib import Path
 
 import typer
-from rich.table import Table
+from rich.markup import escape
+from rich.table import Column, Table
 
-from brushwork.cli.common import app, console, out, print_error, progress, with_settings
+from brushwork.cli.common import app, clear_errors, console, out, print_error, progress, with_settings
 from brushwork.cli.gate import GATE_KEYS
-from brushwork.render.config import RenderSettings
 from brushwork.score.options import ScoringOptions
 
 pool_app = typer.Typer(no_args_is_help=True, help="The preference pool: the person's taste as data.")
@@ -51,28 +51,35 @@ def init(root: Path = RootArg, tiers: str = typer.Option("love,okay,nope", help=
 
 
 @pool_app.command("add")
-@with_settings(RenderSettings)
+@with_settings(ScoringOptions, keys=GATE_KEYS)
 def add(root: Path = RootArg, files: list[Path] = typer.Argument(..., exists=True, dir_okay=False),
         subject: str = typer.Option("", help="subject of these paintings"),
         generator: str = typer.Option("hand-written", help="who or what made them"),
-        options: RenderSettings = None, options_sources: dict = None):
-    """Render sketches (or replies) and add them, unrated."""
-    store = _store(root)
-    _import_sketch_files(store, files, subject, generator,
-                         options.render_config())
+        rater: str = typer.Option("import", help="rater of the tiers given by file-name prefixes (love_x.js)"),
+        options: ScoringOptions = None, options_sources: dict = None):
+    """Render and gate sketches (or replies) and add those that pass; a file named love_x.js
+    (any tier of the store) is rated that tier, others are added unrated."""
+    _import_sketch_files(_store(root), files, subject, generator, rater, options)
 
 
-def _import_sketch_files(store, files, subject, generator, config):
+def _import_sketch_files(store, files, subject, generator, rater, options: ScoringOptions):
+    from brushwork.gate import Gate
     from brushwork.pool.hf import import_sketches
     from brushwork.render import SyncRenderer
 
-    bar, update = _bar("rendering and adding")
-    with bar, SyncRenderer(config) as renderer:
-        summary = import_sketches(store, files, renderer, subject, generator, on_progress=update)
-    out.print(f"added {summary.added}, already present {summary.already}, rendered {summary.rendered}, "
-              f"from cache {summary.cached}")
+    gate = Gate(options.gate_config())
+    bar, update = _bar("rendering, gating and adding")
+    with clear_errors(), bar, SyncRenderer(options.render_config()) as renderer:
+        summary = import_sketches(store, files, renderer, subject, generator, on_progress=update, gate=gate,
+                                  rater=rater)
+    out.print(f"added {summary.added} ({summary.ratings} rated by file-name prefix), already present "
+              f"{summary.already}, rendered {summary.rendered}, from cache {summary.cached}; refused by the gate "
+              f"{len(summary.refused)}")
+    for refusal in summary.refused:
+        console.print(f"[red]refused[/] {escape(refusal)} (not imported: the pool teaches the reward; "
+                      "`brushwork check FILE` says why)", highlight=False)
     for failure in summary.failed:
-        console.print(f"[yellow]skipped[/] {failure}")
+        console.print(f"[yellow]skipped[/] {escape(failure)}", highlight=False)
 
 
 @pool_app.command("add-rollouts")
@@ -110,23 +117,27 @@ def add_rollouts(root: Path = RootArg,
 
 
 @pool_app.command("import")
-@with_settings(RenderSettings)
+@with_settings(ScoringOptions, keys=GATE_KEYS)
 def import_(root: Path = RootArg, source: Path = typer.Argument(..., exists=True, file_okay=False),
             rater: str = typer.Option("import", help="rater name for tiers given only by file name"),
             generator: str = typer.Option("import", help="generator of imported sketches"),
-            options: RenderSettings = None, options_sources: dict = None):
-    """Import a pool in the Hugging Face layout (metadata.jsonl) or a folder of sketches."""
+            options: ScoringOptions = None, options_sources: dict = None):
+    """Import a pool in the Hugging Face layout (metadata.jsonl, checked line by line first) or a
+    folder of sketches (gated: a sketch the gate refuses is reported and not imported; tiers from
+    love_/okay_/nope_ file-name prefixes)."""
+    from brushwork.pool.folder import check_records
     from brushwork.pool.hf import import_hf, sketch_files
 
     store = _store(root)
     if (source / "metadata.jsonl").exists():
-        bar, update = _bar("importing")
-        with bar:
-            summary = import_hf(store, source, rater, on_progress=update)
+        with clear_errors():
+            check_records(source, store.tiers)
+            bar, update = _bar("importing")
+            with bar:
+                summary = import_hf(store, source, rater, on_progress=update)
         out.print(f"added {summary.added} paintings ({summary.already} already present), {summary.ratings} ratings")
     else:
-        _import_sketch_files(store, sketch_files(source), "", generator,
-                             options.render_config())
+        _import_sketch_files(store, sketch_files(source), "", generator, rater, options)
 
 
 @pool_app.command("export")
@@ -139,37 +150,81 @@ def export(root: Path = RootArg, dest: Path = typer.Argument(..., help="output f
     out.print(f"wrote {n} paintings to {dest} (datasets.load_dataset('imagefolder', data_dir='{dest}'))")
 
 
+@pool_app.command("list")
+def list_(root: Path = RootArg,
+          tier: str = typer.Option(None, help="only paintings of this consensus tier (or 'unrated')"),
+          rater: str = typer.Option(None, help="only paintings this rater has rated (their latest tier shown)"),
+          split: str = typer.Option(None, help="only the train or the eval split"),
+          domain: str = typer.Option(None, help="only paintings of this task domain (hibiscus, flowers, ...)")):
+    """The paintings, with their ids (any unique start of an id works wherever one is asked for)."""
+    from brushwork.pool.store import SPLITS
+
+    store = _store(root)
+    if tier is not None and tier not in (*store.tiers, "unrated"):
+        raise typer.BadParameter(f"{tier!r} is not a tier of this pool: {', '.join(store.tiers)} or unrated",
+                                 param_hint="--tier")
+    if split is not None and split not in SPLITS:
+        raise typer.BadParameter(f"{split!r} is not a split: {' or '.join(SPLITS)}", param_hint="--split")
+    table = Table(Column("id", no_wrap=True, min_width=16), "tier", "ratings", "split", "domain", "subject",
+                  "generator")
+    shown = 0
+    for item in store.items(split):
+        ratings = store.ratings(item.id)
+        mine = [r.tier for r in ratings if r.rater == rater] if rater else None
+        consensus = store.tier_of(item.id) or "unrated"
+        if (rater and not mine) or (tier and consensus != tier) or \
+                (domain and item.provenance.get("domain", "") != domain):
+            continue
+        shown += 1
+        table.add_row(item.id, consensus if not rater else f"{mine[-1]} ({rater}); {consensus}", str(len(ratings)),
+                      item.split, escape(str(item.provenance.get("domain", ""))), escape(item.subject),
+                      escape(item.generator))
+    out.print(table)
+    out.print(f"{shown} of {len(store.items())} paintings")
+
+
 @pool_app.command("rate")
 def rate(root: Path = RootArg, item: str = typer.Argument(...), tier: str = typer.Argument(...),
          rater: str = typer.Option(..., help="who rates"), note: str = typer.Option("", help="optional note")):
     """Rate one painting from the command line."""
     from brushwork.errors import ConfigError
 
+    store = _store(root)
     try:
-        _store(root).rate(item, rater, tier, note)
+        item = store.resolve(item)
+        store.rate(item, rater, tier, note)
     except ConfigError as e:
         raise typer.BadParameter(str(e)) from e
     out.print(f"{item}: {tier} by {rater}")
 
 
 @pool_app.command("serve")
-def serve(root: Path = RootArg, host: str = typer.Option("127.0.0.1"), port: int = typer.Option(8200),
-          blind: bool = typer.Option(False, help="hide generators and earlier ratings"),
+def serve(root: Path = RootArg,
+          host: str = typer.Option("127.0.0.1", help="where to listen; the page answers only to this name, "
+                                                     "127.0.0.1 and localhost (0.0.0.0: also any IP address)"),
+          port: int = typer.Option(8200, min=1, max=65535),
+          blind: bool = typer.Option(False, help="hide generators and earlier ratings always (by default they "
+                                                 "are hidden until the rater has rated, or asks to see them)"),
           active: bool = typer.Option(False, help="ask about what the taste model is least sure of, spread over "
                                                   "subjects (refit in the background every few ratings)")):
-    """The rating web page: keys 1/2/3 rate, S skips, U undoes; pairwise mode A/B/T."""
+    """The rating web page: keys 1/2/3 rate, S skips, U undoes; pairwise mode A/B/T (U undoes too)."""
+    from brushwork.pool.guard import bind
     from brushwork.pool.web import serve as run
 
     store = _store(root)
+    with clear_errors():
+        sock = bind(host, port)    # a busy port is one line now, not after the chooser's start
     chooser = None
-    if active:
-        from brushwork.score.taste.active import ActiveChooser
-
-        chooser = ActiveChooser(store)
-    out.print(f"rating page on http://{host}:{port}/" + (" (active rating)" if active else ""))
     try:
-        run(root, host=host, port=port, blind=blind, choose_next=chooser)
+        if active:
+            from brushwork.score.taste.active import ActiveChooser
+
+            chooser = ActiveChooser(store)
+        with clear_errors():
+            run(root, host=host, blind=blind, choose_next=chooser, sock=sock,
+                announce=lambda url: out.print(f"rating page on {url}" + (" (active rating)" if active else "")))
     finally:
+        sock.close()
         if chooser is not None:
             chooser.close()
 

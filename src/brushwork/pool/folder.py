@@ -80,11 +80,48 @@ def _records(root: Path) -> list[dict]:
         try:
             rec = json.loads(raw)
         except ValueError as e:
-            raise ConfigError(f"{meta}:{n}: not JSON ({e})") from e
-        if "file_name" not in rec:
+            raise ConfigError(f"{meta}:{n}: not JSON ({e}): one JSON object per line, "
+                              '{"file_name": "images/love_x.png", "tier": "love", ...}') from e
+        if not isinstance(rec, dict):
+            raise ConfigError(f"{meta}:{n}: a {type(rec).__name__}, not a JSON object: one object per line, "
+                              '{"file_name": "images/love_x.png", "tier": "love", ...}')
+        if not isinstance(rec.get("file_name"), str):
             raise ConfigError(f"{meta}:{n}: needs a file_name (images/<tier>_<name>.png)")
         records.append(rec)
     return records
+
+
+def check_records(root: Path | str, tiers: tuple[str, ...]) -> int:
+    """Check a folder's metadata.jsonl against a store's `tiers` before anything is imported:
+    an unknown tier (given, or in a record's ratings), a bad split or a provenance or ratings
+    field that is not JSON is a ConfigError naming the line and the fix. Returns the record count."""
+    _records(Path(root))    # not JSON, not an object, no file_name: refused there, by line
+    meta = Path(root) / "metadata.jsonl"
+    known = ", ".join(tiers)
+    fix = f"this store's tiers are {known} ('unrated' for none): fix the line, or import into a store made " \
+          "with `brushwork pool init --tiers ...`"
+    count = 0
+    for n, raw in enumerate(meta.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+        rec, count = json.loads(raw), count + 1
+        tier = rec.get("tier")
+        if tier and tier not in (*tiers, "unrated"):
+            raise ConfigError(f"{meta}:{n}: unknown tier {str(tier)[:40]!r}: {fix}")
+        if rec.get("split", "train") not in ("train", "eval"):
+            raise ConfigError(f"{meta}:{n}: split {str(rec['split'])[:40]!r} is neither train nor eval")
+        fields = {k: rec.get(k) for k in ("provenance", "ratings")}
+        for key, value in fields.items():
+            try:
+                fields[key] = json.loads(value or ("[]" if key == "ratings" else "{}")) \
+                    if isinstance(value, str) else value
+            except ValueError as e:
+                raise ConfigError(f"{meta}:{n}: {key} is not JSON text ({e}): write it as a JSON string") from e
+        for rating in fields["ratings"] or []:
+            if not isinstance(rating, dict) or not rating.get("rater") or rating.get("tier") not in tiers:
+                raise ConfigError(f"{meta}:{n}: a rating needs a rater and a tier ({known}), got "
+                                  f"{json.dumps(rating)[:80]}: {fix}")
+    return count
 
 
 def _tier_of(rec: dict) -> str:

@@ -53,13 +53,13 @@ class Guard:
     def allows(self, name: str | None) -> bool:
         return name is not None and (name in self.names or (self.any_ip and _is_ip(name)))
 
-    def refusal(self, headers: dict[str, str]) -> str | None:
+    def refusal(self, headers: dict[str, str], port: int | str = "PORT") -> str | None:
         """Why this request may not reach the app (None when it may)."""
         known = ", ".join(sorted(self.names)) + (", any IP address" if self.any_ip else "")
         host = headers.get("host", "")
         if not self.allows(_hostname(host)):
             return (f"refused: Host {host[:80]!r} is not this rating page (it answers to {known}); open the page "
-                    "at http://127.0.0.1:PORT/, or serve it under that name with `brushwork pool serve --host NAME`")
+                    f"at http://127.0.0.1:{port}/, or serve it under that name with `brushwork pool serve --host NAME`")
         origin = headers.get("origin")
         if origin is not None and not self.allows(_hostname(origin.split("://", 1)[-1])):
             return (f"refused: a page from {origin[:80]!r} may not use this rating page (a cross-site request); "
@@ -70,7 +70,7 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        problem = self.refusal(headers)
+        problem = self.refusal(headers, (scope.get("server") or (None, "PORT"))[1])
         if problem:
             return await _answer(send, 403, problem)
         declared = headers.get("content-length", "0").strip()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from brushwork.errors import ConfigError
+from brushwork.gate import Gate
 from brushwork.pool.store import PoolStore
 from brushwork.sketch import extract_sketch
 
@@ -31,6 +32,7 @@ class ImportSummary:
     rendered: int = 0
     cached: int = 0
     failed: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)   # "<file>: <gate rule ids>", not imported
 
 
 def export_hf(store: PoolStore, out: Path, snapshot: str | None = None) -> int:
@@ -104,14 +106,25 @@ def _import_ratings(store: PoolStore, item_id: str, meta: dict, tier: str, rater
     return 0
 
 
+def tier_prefix(path: Path, tiers: tuple[str, ...]) -> str | None:
+    """The tier a file name starts with (`love_peach.js` -> love), when it is one of `tiers`."""
+    head, sep, _ = path.name.partition("_")
+    return head if sep and head in tiers else None
+
+
 def import_sketches(store: PoolStore, files: list[Path], renderer, subject: str = "", generator: str = "import",
-                    on_progress: Callable[[int, int], None] | None = None) -> ImportSummary:
-    """Render sketches (or replies holding one) and add them unrated. The render cache means
+                    on_progress: Callable[[int, int], None] | None = None, *, gate: Gate,
+                    rater: str = "import") -> ImportSummary:
+    """Render sketches (or replies holding one), gate each with its render, and add those that
+    pass; one that does not (a cheat, or a sketch that breaks) is listed in `refused` with its
+    rule ids and not added, because the pool is what the reward learns taste from. A file named
+    `<tier>_<name>` is rated <tier> by `rater`; others are added unrated. The render cache means
     an already-rendered sketch is never painted again."""
     summary = ImportSummary()
-    codes = []
+    codes, texts = [], {}
     for f in files:
-        sketch = extract_sketch(Path(f).read_text(encoding="utf-8", errors="replace"))
+        texts[Path(f)] = Path(f).read_text(encoding="utf-8", errors="replace")
+        sketch = extract_sketch(texts[Path(f)])
         if sketch is None:
             summary.failed.append(f"{f}: no sketch")
         else:
@@ -125,18 +138,27 @@ def import_sketches(store: PoolStore, files: list[Path], renderer, subject: str 
     results = renderer.render_many([c for _, c in codes], seed=0, on_done=progress)
     known = {it.id for it in store.items()}
     for (path, code), result in zip(codes, results):
-        if result.png is None or not result.ok:
+        report = gate.check(texts[path], render=result)
+        if report.infra_failure or result.png is None:
             summary.failed.append(f"{path}: {result.status} {result.detail}".strip())
+            continue
+        if not report.passed:
+            summary.refused.append(f"{path}: {', '.join(report.ids)}")
             continue
         summary.cached += result.cache_hit
         summary.rendered += not result.cache_hit
-        item_id = store.add_item(result.png, code, subject=subject or path.stem.replace("_", " "),
+        tier = tier_prefix(path, store.tiers)
+        name = path.stem.split("_", 1)[1] if tier else path.stem
+        item_id = store.add_item(result.png, code, subject=subject or name.replace("_", " "),
                                  generator=generator, provenance={"file": path.name})
         if item_id in known:
             summary.already += 1
-        else:
-            summary.added += 1
-            known.add(item_id)
+            continue
+        summary.added += 1
+        known.add(item_id)
+        if tier:
+            store.rate(item_id, rater, tier)
+            summary.ratings += 1
     return summary
 
 

@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import random
 import secrets
+import socket
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -357,12 +358,13 @@ def create_app(store: PoolStore, blind: bool = False, choose_next: ChooseNext | 
 
 
 def serve(root: Path | str, host: str = "127.0.0.1", port: int = 8200, blind: bool = False,
-          choose_next: ChooseNext | None = None, announce=None) -> None:
-    """Serve the rating page for the pool store at `root` until interrupted. The port is taken
-    and the page's files are read before `announce(url)` is called, so a printed URL works."""
+          choose_next: ChooseNext | None = None, announce=None, sock: socket.socket | None = None) -> None:
+    """Serve the rating page for the pool store at `root` until interrupted, on `sock` when given
+    (`brushwork.pool.guard.bind`), else on a socket bound here. The port is taken and the page's
+    files are read before `announce(url)` is called, so a printed URL works."""
     import uvicorn
 
-    sock = bind(host, port)
+    sock = sock or bind(host, port)
     try:
         app = create_app(PoolStore(root), blind=blind, choose_next=choose_next, host=host)
         shown = f"[{host}]" if ":" in host else host

