@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from brushwork.core.settings import env_name
+from brushwork.core.settings import env_name, flag, load
 from brushwork.env.settings import ServerSettings
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, SettingError
 from brushwork.score.options import ScoringOptions
 
 SCORING = {f.name for f in fields(ScoringOptions)}
@@ -68,9 +68,78 @@ def test_bad_options_name_the_field_and_the_fix(changes, names):
         ScoringOptions(**changes)
 
 
-def test_a_bad_number_in_the_environment_names_the_variable():
-    with pytest.raises(ConfigError, match="BRUSHWORK_WORKERS='many'"):
-        ServerSettings.from_env({"BRUSHWORK_WORKERS": "many"})
+# (key, a bad value as written in a file and in a variable or flag, the type the error names)
+BAD_TYPES = [
+    ("workers", '"many"', "many", "a whole number (int)"),
+    ("workers", "2.5", "2.5", "a whole number (int)"),
+    ("ocr", "maybe", "maybe", "true or false (bool)"),
+    ("render_timeout_s", "soon", "soon", "a number (float)"),
+    ("port", "[8000]", "eighty", "a whole number (int)"),
+]
+# Their legal twins: the same keys, written as a person would, read whatever the source.
+LEGAL_TYPES = [("workers", '"2"', "2", 2), ("ocr", "false", "off", False), ("render_timeout_s", "45", "45", 45.0),
+               ("snapshot", "20261201", "20261201", "20261201"), ("port", "8001", " 8001 ", 8001)]
+
+
+@pytest.mark.parametrize(("key", "written", "text", "kind"), BAD_TYPES)
+def test_a_value_of_the_wrong_type_names_key_source_and_type_from_every_source(tmp_path, key, written, text, kind):
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text(f"{key}: {written}\n")
+    for source, spelled in [({"file": cfg, "environ": {}}, f"{key} (in {cfg})"),
+                            ({"environ": {env_name(key): text}}, env_name(key)),
+                            ({"environ": {}, "flags": {key: text}}, flag(key))]:
+        with pytest.raises(SettingError) as caught:
+            load(ServerSettings, **source)
+        message = str(caught.value)
+        assert message.startswith(f"{spelled} must be {kind}, got ") and "\n" not in message, message
+        assert caught.value.key == key
+
+
+@pytest.mark.parametrize(("key", "written", "text", "value"), LEGAL_TYPES)
+def test_a_value_of_the_right_type_is_read_from_every_source(tmp_path, key, written, text, value):
+    cfg = tmp_path / "good.yaml"
+    cfg.write_text(f"{key}: {written}\n")
+    for source in ({"file": cfg, "environ": {}}, {"environ": {env_name(key): text}},
+                   {"environ": {}, "flags": {key: text}}):
+        assert getattr(load(ServerSettings, **source)[0], key) == value
+
+
+def test_yes_in_a_file_is_no_number_of_workers(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("workers: yes\n")      # YAML reads `yes` as true, which pydantic alone would take as 1
+    with pytest.raises(SettingError, match=r"workers \(in .*\) must be a whole number \(int\), got True"):
+        load(ScoringOptions, file=cfg, environ={})
+
+
+def test_an_unknown_key_in_a_file_is_refused_with_the_closest_key(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("workerz: 2\npreset: hps-led\n")
+    with pytest.raises(ConfigError) as caught:
+        load(ScoringOptions, file=cfg, environ={})
+    assert str(caught.value) == f"--config {cfg}: unknown key workerz (did you mean workers?): not a brushwork " \
+        "setting; `brushwork config show` lists every key"
+    # its legal twin: a key of another command's section, in a file every command shares, is read by that one
+    cfg.write_text("port: 8001\npreset: hps-led\n")
+    options, sources = load(ScoringOptions, file=cfg, environ={}, known=ServerSettings)
+    assert options.preset == "hps-led" and sources["preset"] == "file" and "port" not in sources
+    cfg.write_text("port: eighty\n")       # checked even by a command that does not read it
+    with pytest.raises(SettingError, match="port .* must be a whole number"):
+        load(ScoringOptions, file=cfg, environ={}, known=ServerSettings)
+
+
+def test_training_reads_brushwork_variables_between_its_file_and_its_command_line(tmp_path):
+    pytest.importorskip("trl")
+    from brushwork.train.config import parse
+
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("# brushwork train --config run.yaml\ntiny: true\npreset: hps-led\nworkers: 1\nmax_steps: 3\n")
+    env = {"BRUSHWORK_PRESET": "hps-only", "BRUSHWORK_WORKERS": "2", "BRUSHWORK_OCR": "false"}
+    args, grpo, _ = parse(["--config", str(cfg), "--workers", "1"], cpu=True, environ=env)
+    assert (args.preset, args.workers, args.ocr, grpo.max_steps) == ("hps-only", 1, False, 3)
+    with pytest.raises(SettingError, match="^BRUSHWORK_OCR must be true or false"):
+        parse(["--config", str(cfg)], cpu=True, environ={"BRUSHWORK_OCR": "maybe"})
+    with pytest.raises(SettingError, match="^--workers must be a whole number"):
+        parse(["--config", str(cfg), "--workers", "many"], cpu=True, environ={})
 
 
 def test_a_training_key_that_was_renamed_says_its_new_name(tmp_path):

@@ -1,5 +1,6 @@
 """What every command shares: the app, consoles, progress bars, and the command-line options
-derived from the configuration schema (`with_settings`)."""
+derived from the configuration schema (`with_settings`), read by the one settings loader
+(`brushwork.core.settings.load`) against every setting (`EverySetting`)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import functools
 import inspect
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from typer.core import TyperGroup
+
+from brushwork.env.settings import ServerSettings
+from brushwork.train.config import TrainingSection
 
 # A command line's mistakes: click's UsageError, which BadParameter extends (typer >= 0.29 vendors
 # its own click, so it is named through typer).
@@ -36,7 +40,9 @@ class BrushworkGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, cls=BrushworkGroup,
+# Help in click's plain layout: rich's tables cut long option names and variable names
+# (`--copy-image-simila…`) at 80 columns and whenever help is piped; click's wraps them whole.
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=BrushworkGroup, rich_markup_mode=None,
                   help="Render, gate and score p5.brush paintings written by code models.")
 console = Console(stderr=True)
 # Tables stay readable when piped or logged (rich would otherwise wrap them at 80 columns).
@@ -91,6 +97,11 @@ def progress():
 SEED_MAX = 2**32 - 1
 SeedOpt = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="render seed, 0 to 2**32-1")
 
+@dataclass(frozen=True)
+class EverySetting(TrainingSection, ServerSettings):
+    """Every section at once: the keys a `--config` file may hold, and what `config show` reads."""
+
+
 SETTINGS_PANEL = "Settings (also YAML keys with --config, and BRUSHWORK_<KEY> variables)"
 
 
@@ -98,8 +109,10 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
     """Give a command one option per setting of `cls` (a `ScoringOptions`-like class; only
     `keys` when given), plus `--config FILE`, and hand it `options`: the settings loaded from
     defaults < file < BRUSHWORK_* < flags, with `options_sources` (where each came from).
-    Old spellings (`aliases`) are hidden options that warn and name the new one; with
-    `strict_file=False` a file's other keys (TRL's, in a training config) are let be."""
+    A file may hold any brushwork setting (one file serves every command), each checked; any
+    other key is refused unless `strict_file=False` (TRL's, in a training config, that the
+    command checks itself). Old spellings (`aliases`) are hidden options that warn and name
+    the new one."""
     from brushwork.core.settings import default_of, env_name, flag, settings, value_types
 
     def decorate(func):
@@ -111,7 +124,7 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
             kind = kinds[f.name]
             default = default_of(f)
             shown = f"; default: {default}" if default is not None else ""
-            help_text = escape(f"{f.metadata['help']} [{env_name(f.name)}{shown}]")   # rich markup eats [ray]
+            help_text = f"{f.metadata['help']} [{env_name(f.name)}{shown}]"
             decls = [f"{flag(f.name)}/--no-{flag(f.name)[2:]}"] if kind is bool else [flag(f.name)]
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind | None,
                                             default=typer.Option(None, *decls, help=help_text, show_default=False,
@@ -160,12 +173,13 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
 
 
 def load_settings(cls, file=None, flags=None, keys=None, strict_file=True):
-    """`brushwork.core.settings.load`, its errors one line naming the option as the user spelled it."""
+    """`brushwork.core.settings.load` with a file checked against every setting, its errors one
+    line naming the option as the user spelled it."""
     from brushwork.core.settings import load
     from brushwork.errors import BrushworkError
 
     try:
-        return load(cls, file=file, flags=flags, keys=keys, strict_file=strict_file)
+        return load(cls, file=file, flags=flags, keys=keys, known=EverySetting, strict_file=strict_file)
     except BrushworkError as e:
         print_error(e)
         raise typer.Exit(2) from None

@@ -1,33 +1,30 @@
 """`brushwork config show`: the effective configuration, every key with its value and where
-that value came from (default, file, environment, flag)."""
+that value came from (default, file, environment, flag), read by the loader every command
+uses, `brushwork train` included."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, out, with_settings
-from brushwork.env.settings import ServerSettings
-from brushwork.train.config import TrainingSection
+from brushwork.cli.common import EverySetting, app, clear_errors, out, with_settings
 
 config_app = typer.Typer(no_args_is_help=True, help="The configuration: every setting, its value and its source.")
 app.add_typer(config_app, name="config")
 
-
-@dataclass(frozen=True)
-class EverySetting(TrainingSection, ServerSettings):
-    """Every section at once: what `config show` reads."""
+__all__ = ["EverySetting", "config_app"]
 
 
 @config_app.command("show")
 @with_settings(EverySetting, strict_file=False)
 def show(
     config_file: Path = typer.Option(None, "--config", exists=True, dir_okay=False,
-                                     help="YAML file of settings (a training config's TRL keys are listed apart)"),
+                                     help="YAML file of settings (a training config's TRL keys are checked and "
+                                          "listed apart)"),
     as_json: bool = typer.Option(False, "--json", help="print {key: {value, source}} as JSON"),
     options: EverySetting = None, options_sources: dict = None,
 ):
@@ -36,6 +33,11 @@ def show(
 
     known = {f.name for f in fields(EverySetting)}
     other = sorted(set(read_file(config_file)) - known) if config_file else []
+    if other:
+        from brushwork.train.config import trl_file_values
+
+        with clear_errors():   # a training config's other keys are TRL's, checked as `brushwork train` checks them
+            trl_file_values(read_file(config_file), config_file)
     sources = options_sources
     values = {f.name: getattr(options, f.name) for f in settings(EverySetting)}
     if as_json:
@@ -48,5 +50,4 @@ def show(
         table.add_row(key, repr(value), source, flag(key), env_name(key))
     out.print(table)
     if other:
-        out.print(f"not brushwork settings (TRL's, for `brushwork train`): {', '.join(other)}", markup=False)
-
+        out.print(f"TRL's keys (read by `brushwork train`): {', '.join(other)}", markup=False)

@@ -22,22 +22,24 @@ def train(ctx: typer.Context):
     """Train a policy with GRPO + LoRA: brushwork train --config FILE [--key value ...].
 
     Every key of brushwork's arguments, TRL's GRPOConfig and ModelConfig may appear in the
-    file or as an override (--learning_rate 1e-5, --max_steps 50, --env_urls ws://h:8000).
+    file or as an override (--learning_rate 1e-5, --max_steps 50, --env_urls ws://h:8000);
+    brushwork's keys are also read from BRUSHWORK_<KEY> variables (file < variable < flag).
     `brushwork train --help` lists brushwork's keys; `--help-all` every key."""
     from brushwork.errors import ConfigError
-    from brushwork.train.config import compact_help, parse, parser
+    from brushwork.train.config import compact_help, parse, trl_parser
 
     args = list(ctx.args)
     try:
         if "--help-all" in args:
-            parser().print_help()
+            help_all = trl_parser().format_help()
+            print(compact_help(), "", "TRL's keys (GRPOConfig, ModelConfig):", help_all, sep="\n")
             raise typer.Exit(0)
         if "--help" in args or "-h" in args or not args:
             print(compact_help())
             raise typer.Exit(0 if args else 2)
+        brush, grpo, model = parse(args)
         from brushwork.train.run import train as run_train
 
-        brush, grpo, model = parse(args)
         _announce(brush, grpo, model)
         result = run_train(brush, grpo, model, on_warmup=_warmup_done, on_plan=_plan)
     except ConfigError as e:

@@ -1,21 +1,35 @@
-"""What `brushwork train` reads: one YAML file and command-line overrides, in TRL's style.
+"""What `brushwork train` reads: one YAML file, `BRUSHWORK_*` variables and command-line keys.
 
-Three dataclasses share one flat namespace (TRL's `TrlParser`): `BrushworkArguments`
-(tasks, environment, reward, film, tiny model, supervised warm-up), TRL's `GRPOConfig` and
-TRL's `ModelConfig` (model id and LoRA). Whatever a file does not set takes the recipe's
-corrected defaults (`RECIPE`), not TRL's: lr 5e-5 with `constant_with_warmup` over 5 steps,
-`scale_rewards="none"`, 8 generations, top_p 0.95 / top_k 20, thinking off, LoRA r16 α32
-dropout 0 on every linear layer. Precedence: RECIPE < YAML < command line.
+Three dataclasses share one flat namespace: `BrushworkArguments` (tasks, environment,
+reward, film, tiny model, supervised warm-up), read by the settings loader every command
+uses (defaults < file < `BRUSHWORK_*` < command line), and TRL's `GRPOConfig` and
+`ModelConfig` (model id, LoRA), read by TRL's own parser (the recipe < file < command line;
+no variables). A key that is neither is refused with the closest one named. Whatever a file
+does not set takes the recipe's corrected defaults (`RECIPE`), not TRL's: lr 5e-5 with
+`constant_with_warmup` over 5 steps, `scale_rewards="none"`, 8 generations, top_p 0.95 /
+top_k 20, thinking off, LoRA r16 α32 dropout 0 on every linear layer.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+import functools
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
-from brushwork.core.settings import check, setting
+from brushwork.core.settings import (
+    check,
+    closest,
+    coerce,
+    load,
+    read_file,
+    refuse_unknown,
+    setting,
+    settings,
+    value_types,
+)
 from brushwork.errors import ConfigError
 from brushwork.score.options import ScoringOptions
 
@@ -83,7 +97,7 @@ class BrushworkArguments(TrainingSection, ScoringOptions):
 
 def compact_help() -> str:
     """`brushwork train --help`: the config first, then brushwork's own keys by group, then the
-    recipe's TRL defaults; no torch needed (`--help-all` prints TRL's parser, every key)."""
+    recipe's TRL defaults; no torch needed (`--help-all` adds TRL's parser, every key)."""
     from dataclasses import MISSING, fields
 
     def rows(items):
@@ -118,30 +132,52 @@ def compact_help() -> str:
 CPU_OVERRIDES = {"bf16": False, "gradient_checkpointing": False, "activation_checkpointing": False, "use_cpu": True}
 
 
-def parser(cpu: bool | None = None):
-    """The `TrlParser` over (BrushworkArguments, GRPOConfig, ModelConfig) with the recipe's
-    defaults; on a machine without CUDA (or `cpu=True`) `CPU_OVERRIDES` replace file values."""
+def trl_parser(cpu: bool | None = None, defaults: dict | None = None):
+    """TRL's argument parser over (GRPOConfig, ModelConfig) with the recipe's defaults, then
+    `defaults` (a file's TRL keys); on a machine without CUDA (or `cpu=True`) `CPU_OVERRIDES`
+    replace them. A bad command-line value raises argparse.ArgumentError (not an exit)."""
     import torch
-    from trl import GRPOConfig, ModelConfig, TrlParser
+    from transformers import HfArgumentParser
+    from trl import GRPOConfig, ModelConfig
 
-    class _Parser(TrlParser):
-        def parse_args_into_dataclasses(self, *args, **kwargs):
-            if cpu if cpu is not None else not torch.cuda.is_available():
-                self.set_defaults(**CPU_OVERRIDES)   # after the file's values, before the command line
-            return super().parse_args_into_dataclasses(*args, **kwargs)
-
-        @staticmethod
-        def _parse_dataclass_field(parser, field):
-            # argparse takes only the help of a setting's declaration (its bounds are checked
-            # by the dataclass itself, with the same message on every surface).
-            if field.metadata.get("setting"):
-                field = copy.copy(field)
-                field.metadata = MappingProxyType({"help": field.metadata["help"]})
-            return TrlParser._parse_dataclass_field(parser, field)
-
-    p = _Parser((BrushworkArguments, GRPOConfig, ModelConfig), prog="brushwork train")
-    p.set_defaults(**RECIPE, **RECIPE_LORA)
+    p = HfArgumentParser((GRPOConfig, ModelConfig), prog="brushwork train", exit_on_error=False)
+    p.set_defaults(**{**RECIPE, **RECIPE_LORA, **(defaults or {})})
+    if cpu if cpu is not None else not torch.cuda.is_available():
+        p.set_defaults(**CPU_OVERRIDES)   # after the file's values, before the command line
     return p
+
+
+@functools.cache
+def trl_types() -> dict[str, object]:
+    """Every key of TRL's GRPOConfig and ModelConfig, with its declared type."""
+    from trl import GRPOConfig, ModelConfig
+
+    out = {}
+    for cls in (GRPOConfig, ModelConfig):
+        hints = typing.get_type_hints(cls)
+        out |= {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+    return out
+
+
+def trl_file_values(data: dict, file: Path) -> dict:
+    """A training config's keys that are not brushwork's: each must be TRL's and of its declared
+    type (a single value stands for a one-item list, as on TRL's command line). Returned as
+    written, for TRL's own dataclasses to read."""
+    ours = {f.name for f in settings(BrushworkArguments)}
+    rest = {k: v for k, v in data.items() if k not in ours}
+    if not rest:
+        return {}
+    try:
+        typed = trl_types()
+    except ImportError as e:
+        raise ConfigError(f"--config {file}: {', '.join(sorted(rest))} not brushwork keys; TRL's keys are read and "
+                          f"checked with the train extra: pip install 'brushwork[train]' ({e.name or e})") from None
+    refuse_unknown(set(rest) - set(typed), file, [*ours, *typed], "brushwork or TRL key")
+    for key, value in rest.items():
+        hint = typed[key]
+        listed = not isinstance(value, list) and "list" in str(hint)
+        coerce(key, hint, [value] if listed else value, f"{key} (in {file})")
+    return rest
 
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
@@ -169,32 +205,75 @@ RENAMED = {"reward_preset": "preset", "pool_snapshot": "snapshot", "render_worke
            "render_timeout": "render_timeout_s", "render_cpu_budget": "render_cpu_budget_s"}
 
 
-def parse(args: list[str], cpu: bool | None = None):
-    """(BrushworkArguments, GRPOConfig, ModelConfig) from `--config FILE` and overrides."""
-    import yaml
-
+def parse(args: list[str], cpu: bool | None = None, environ: Mapping[str, str] | None = None):
+    """(BrushworkArguments, GRPOConfig, ModelConfig) from `--config NAME|FILE`, `BRUSHWORK_*`
+    variables (os.environ unless `environ`) and command-line keys. Brushwork's keys are read by
+    the loader every command uses (defaults < file < variables < command line); TRL's by TRL's
+    own dataclasses (the recipe < file < command line); a key that is neither is refused."""
     args = list(args)
-    keys = {a[2:].split("=", 1)[0] for a in args if a.startswith("--")}
-    if "--config" in args:
-        at = args.index("--config") + 1
-        if at >= len(args):
-            raise ConfigError(f"--config needs a value: a YAML file or one of: {', '.join(bundled_configs())}")
-        args[at] = str(resolve_config(args[at]))
-        try:
-            keys |= set(yaml.safe_load(Path(args[at]).read_text()) or {})
-        except (yaml.YAMLError, TypeError) as e:
-            raise ConfigError(f"training config {args[at]}: {e}") from e
+    file = _pop_config(args)
+    data = read_file(file) if file else {}
+    flags, rest = _brushwork_flags(args)
+    keys = set(data) | set(flags) | {a[2:].split("=", 1)[0] for a in rest if a.startswith("--")}
     if old := sorted(keys & set(RENAMED)):
         raise ConfigError("renamed training keys: " + ", ".join(f"{k} is now {RENAMED[k]}" for k in old))
+    brush, _ = load(BrushworkArguments, file=file, environ=environ, flags=flags, strict_file=False,
+                    flag_spelling=lambda key: f"--{key}")
+    trl = trl_file_values(data, file) if file else {}
+    grpo, model = _trl(rest, trl, cpu)
+    accumulation = _accumulation(brush, grpo, keys)
+    if accumulation is not None:     # the stated rollouts a step need another accumulation on these processes
+        grpo, model = _trl([*rest, "--gradient_accumulation_steps", str(accumulation)], trl, cpu)
+    return brush, grpo, model
+
+
+def _pop_config(args: list[str]) -> Path | None:
+    """The file `--config NAME|FILE` names, taken out of `args`."""
+    if "--config" not in args:
+        return None
+    at = args.index("--config")
+    if at + 1 >= len(args):
+        raise ConfigError(f"--config needs a value: a YAML file or one of: {', '.join(bundled_configs())}")
+    file = resolve_config(args[at + 1])
+    del args[at:at + 2]
+    return file
+
+
+def _brushwork_flags(args: list[str]) -> tuple[dict, list[str]]:
+    """Brushwork's keys on a training command line (`--workers 2`, `--tiny`, `--env_urls A B`)
+    as text for the loader, and the rest (TRL's) untouched."""
+    import argparse
+
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False, exit_on_error=False)
+    kinds = value_types(BrushworkArguments)
+    for key, kind in kinds.items():
+        nargs = {bool: "?", list: "+"}.get(kind)
+        p.add_argument(f"--{key}", nargs=nargs, const="true" if kind is bool else None, default=None)
     try:
-        brush, grpo, model = parser(cpu).parse_args_and_config(args)
-        accumulation = _accumulation(brush, grpo, keys)
-        if accumulation is not None:     # the stated rollouts a step need another accumulation on these processes
-            brush, grpo, model = parser(cpu).parse_args_and_config(
-                [*args, "--gradient_accumulation_steps", str(accumulation)])
-        return brush, grpo, model
-    except (ValueError, TypeError, yaml.YAMLError) as e:
-        raise ConfigError(f"training config: {e}") from e
+        given, rest = p.parse_known_args(args)
+    except argparse.ArgumentError as e:
+        raise ConfigError(f"brushwork train: {e}") from None
+    return {k: v for k, v in vars(given).items() if v is not None}, rest
+
+
+def _trl(args: list[str], defaults: dict, cpu: bool | None):
+    """(GRPOConfig, ModelConfig) from TRL's command-line keys over the file's and the recipe's."""
+    import argparse
+
+    try:
+        grpo, model, unknown = trl_parser(cpu, defaults).parse_args_into_dataclasses(args,
+                                                                                      return_remaining_strings=True)
+    except argparse.ArgumentError as e:
+        raise ConfigError(f"brushwork train: {e}") from None
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"training config: {' '.join(str(e).split())}") from e
+    if unknown:
+        names = [a for a in unknown if a.startswith("-")] or unknown
+        candidates = [f"--{k}" for k in [*value_types(BrushworkArguments), *trl_types()]]
+        raise ConfigError("brushwork train: unknown " + ", ".join(f"{a}{closest(a.split('=')[0], candidates)}"
+                                                                   for a in names)
+                          + ": not a brushwork or TRL key; `brushwork train --help-all` lists every key")
+    return grpo, model
 
 
 def _accumulation(brush: BrushworkArguments, grpo, keys: set[str]) -> int | None:
