@@ -218,3 +218,65 @@ def test_config_show_says_where_each_value_came_from(tmp_path):
     table = brushwork("config", "show", env={"BRUSHWORK_RENDER_TIMEOUT_S": "30"}).stdout
     row = next(line for line in table.splitlines() if " render_timeout_s " in line)
     assert "30.0" in row and "environment" in row and "--render-timeout-s" in row
+
+
+GOOD_FILE = "workers: 1\nocr: false\npreset: hps-led\nsnapshot: 20261201\n"
+# Each bad value, from each source, on a command that reads it and on one that only shares the file.
+BAD_SOURCES = [
+    ({"file": 'workers: "many"\n'}, ["check", "--no-render"],
+     "workers (in {cfg}) must be a whole number (int), got 'many'"),
+    ({"file": "ocr: maybe\n"}, ["check", "--no-render"], "ocr (in {cfg}) must be true or false (bool), got 'maybe'"),
+    ({"file": "port: [8000]\n"}, ["check", "--no-render"], "port (in {cfg}) must be a whole number (int), got [8000]"),
+    ({"file": "ocr: maybe\n"}, ["config", "show"], "ocr (in {cfg}) must be true or false (bool), got 'maybe'"),
+    ({"file": "workerz: 2\n"}, ["check", "--no-render"],
+     "--config {cfg}: unknown key workerz (did you mean workers?): not a brushwork setting"),
+    ({"env": {"BRUSHWORK_MAX_CHARS": "lots"}}, ["check", "--no-render"],
+     "BRUSHWORK_MAX_CHARS must be a whole number (int), got 'lots'"),
+    ({"env": {"BRUSHWORK_OCR": "maybe"}}, ["config", "show"],
+     "BRUSHWORK_OCR must be true or false (bool), got 'maybe'"),
+    ({"env": {"BRUSHWORK_OCR": "maybe"}}, ["train", "--config", "tiny-cpu"],
+     "BRUSHWORK_OCR must be true or false (bool), got 'maybe'"),
+    ({"flag": ["--max-chars", "lots"]}, ["check", "--no-render"],
+     "Invalid value for '--max-chars': Input should be a valid integer"),
+    ({"flag": ["--workers", "many"]}, ["train", "--config", "tiny-cpu"], "--workers must be a whole number (int)"),
+]
+
+
+@pytest.mark.parametrize(("source", "command", "message"), BAD_SOURCES)
+def test_a_bad_value_from_any_source_is_one_line_naming_key_source_and_type(tmp_path, source, command, message):
+    reply, cfg = tmp_path / "reply.md", tmp_path / "bad.yaml"
+    reply.write_text(REPLY)
+    cfg.write_text(source.get("file", GOOD_FILE))
+    args = [*command, "--config", str(cfg), *source.get("flag", [])] if "--config" not in command \
+        else [*command, *source.get("flag", [])]
+    res = brushwork(*args, *([str(reply)] if command[0] == "check" else []), env=source.get("env"))
+    assert res.returncode == 2, res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message.format(cfg=cfg) in lines[0], res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+
+
+def test_config_show_shows_a_files_values_and_every_command_reads_the_same_file(tmp_path):
+    reply, cfg = tmp_path / "reply.md", tmp_path / "good.yaml"
+    reply.write_text(REPLY)
+    cfg.write_text(GOOD_FILE + "port: 8001\n")
+    res = brushwork("config", "show", "--json", "--config", str(cfg))
+    assert res.returncode == 0, res.stderr
+    shown = json.loads(res.stdout)
+    assert {k: shown[k] for k in ("workers", "ocr", "snapshot", "port")} == {
+        "workers": {"value": 1, "source": "file"}, "ocr": {"value": False, "source": "file"},
+        "snapshot": {"value": "20261201", "source": "file"}, "port": {"value": 8001, "source": "file"}}
+    # the file's server key is no stranger to `check`, which reads only the gate's keys
+    res = brushwork("check", "--no-render", "--json", "--config", str(cfg), str(reply))
+    assert res.returncode == 0 and json.loads(res.stdout)[0]["passed"], res.stderr
+
+
+@pytest.mark.parametrize("command", ["score", "serve"])
+def test_help_shows_every_option_and_variable_whole_at_80_columns_through_a_pipe(command):
+    text = brushwork(command, "--help", env={"COLUMNS": "80"}).stdout
+    cls = ServerSettings if command == "serve" else ScoringOptions
+    names = [(flag(f.name), env_name(f.name)) for f in settings(cls) if f.metadata["cli"]]
+    cut = [n for pair in names for n in pair if not any(n in line.split() or f"[{n}" in line or f"{n};" in line
+                                                        or f"{n}]" in line for line in text.splitlines())]
+    assert not cut, f"{command} --help cuts {cut}"
+    assert "…" not in text and max(map(len, text.splitlines())) <= 80
