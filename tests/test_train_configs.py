@@ -96,8 +96,32 @@ def test_command_line_beats_the_file():
 def test_unknown_key_in_a_file_is_a_config_error(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(MOE_CONFIG.read_text() + "\nlearnig_rate: 1.0e-5\n")
-    with pytest.raises(ConfigError, match="learnig_rate"):
+    with pytest.raises(ConfigError, match=r"unknown key learnig_rate \(did you mean learning_rate\?\)"):
         parse(["--config", str(bad)], cpu=True)
+
+
+@pytest.mark.parametrize(("written", "args", "message"), [
+    ("max_steps: many\n", [], r"max_steps \(in .*bad.yaml\) must be a whole number \(int\), got 'many'"),
+    ("bf16: maybe\n", [], r"bf16 \(in .*\) must be true or false \(bool\), or null, got 'maybe'"),
+    ("", ["--max_stepz", "4"], r"unknown --max_stepz \(did you mean --max_steps\?\): not a brushwork or TRL key"),
+    ("", ["--max_steps", "many"], r"--max_steps.*invalid int value: 'many'"),
+    ("workers: many\n", [], r"workers \(in .*\) must be a whole number \(int\), got 'many'"),
+    ("", ["--sft_epochs", "0"], r"--sft_epochs must be > 0, got 0"),
+])
+def test_a_mistyped_or_badly_typed_key_is_refused_by_name(tmp_path, written, args, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tiny: true\n" + written)
+    with pytest.raises(ConfigError, match=message):
+        parse(["--config", str(bad), *args], cpu=True)
+
+
+def test_trl_keys_written_as_a_person_would_are_read(tmp_path):
+    """The legal twins: a single value for a list (TRL's command line takes one too), a number as text."""
+    good = tmp_path / "good.yaml"
+    good.write_text("tiny: true\nmax_steps: '4'\nlora_target_modules: all-linear\nreport_to: tensorboard\n"
+                    "bf16: null\nworkers: '1'\n")
+    args, grpo, model_args = parse(["--config", str(good), "--sft_epochs", "2", "--max_steps", "5"], cpu=True)
+    assert (grpo.max_steps, model_args.lora_target_modules, args.workers, args.sft_epochs) == (5, "all-linear", 1, 2.0)
 
 
 def test_bad_preset_names_the_choices():
