@@ -14,6 +14,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from brushwork.errors import ConfigError
+from brushwork.gate import Gate
+from brushwork.pool.folder import check_records
 from brushwork.pool.hf import export_hf, import_hf
 from brushwork.pool.snapshot import get_snapshot, pool_from_store, take_snapshot
 from brushwork.pool.split import assign_split, dhash, find_leaks, hamming
@@ -165,10 +167,34 @@ def test_import_sketch_folder_renders_once(tmp_path, renderer):
     (folder / "notes.md").write_text("no code in here")
     seen = []
     first = import_sketches(PoolStore.init(tmp_path / "a"), sketch_files(folder), renderer,
-                            on_progress=lambda d, t: seen.append((d, t)))
+                            on_progress=lambda d, t: seen.append((d, t)), gate=Gate())
     assert first.added == 3 and first.failed == [f"{folder / 'notes.md'}: no sketch"] and seen[-1] == (3, 3)
-    second = import_sketches(PoolStore.init(tmp_path / "b"), sketch_files(folder), renderer)
+    second = import_sketches(PoolStore.init(tmp_path / "b"), sketch_files(folder), renderer, gate=Gate())
     assert second.added == 3 and second.cached == 3 and second.rendered == 0
+
+
+@pytest.mark.chromium
+def test_folder_import_gates_and_reads_tiers_from_file_names(tmp_path, renderer):
+    from pathlib import Path
+
+    from brushwork.pool.hf import import_sketches, sketch_files
+
+    examples = Path(__file__).parents[1] / "src/brushwork/examples"
+    folder = tmp_path / "sketches"
+    folder.mkdir()
+    for name, example in [("love_lotus.md", "good_lotus.md"), ("nope_meadow.md", "good_meadow.md"),
+                          ("abstract.md", "good_abstract.md"), ("love_cheat.md", "cheat_bare_primitives.md"),
+                          ("okay_text.md", "cheat_text.md")]:
+        (folder / name).write_text((examples / example).read_text())
+    store = PoolStore.init(tmp_path / "pool")
+    summary = import_sketches(store, sketch_files(folder), renderer, gate=Gate(), rater="me")
+    refused = {line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in summary.refused}
+    assert set(refused) == {str(folder / "love_cheat.md"), str(folder / "okay_text.md")}, summary
+    assert "text_on_canvas" in refused[str(folder / "okay_text.md")]
+    assert summary.added == 3 and summary.ratings == 2 and summary.failed == []
+    tiers = {item.subject: store.tier_of(item.id) for item in store.items()}
+    assert tiers == {"lotus": "love", "meadow": "nope", "abstract": None}   # the twins: honest, imported
+    assert {r.rater for r in store.ratings()} == {"me"}
 
 
 def test_pairwise_preferences_reach_the_taste_model(store):
@@ -200,3 +226,102 @@ def test_folder_pool_snapshot_follows_sketches_not_renders(tmp_path):
     assert load_pool(tmp_path).snapshot == first
     (tmp_path / "sources" / "love_0.js").write_text("// another sketch\n")
     assert load_pool(tmp_path).snapshot != first
+
+
+def test_ids_by_prefix_and_ambiguous_prefixes_list_their_candidates(store):
+    ids = sorted(item.id for item in store.items())
+    assert store.resolve(ids[0][:6]) == ids[0] and store.resolve(ids[0]) == ids[0]
+    by_first = {}
+    for i in ids:
+        by_first.setdefault(i[0], []).append(i)
+    shared = next(group for group in by_first.values() if len(group) > 1)
+    with pytest.raises(ConfigError, match="start of several items") as e:
+        store.resolve(shared[0][0])
+    assert all(i in str(e.value) for i in shared[:10]) and "give more of the id" in str(e.value)
+    with pytest.raises(ConfigError, match="no item starts with 'zz'.*pool list"):
+        store.resolve("zz")
+    with pytest.raises(ConfigError, match="pool list"):
+        store.resolve("  ")
+
+
+def test_delete_rating_takes_that_rating_alone(store):
+    item = store.items()[0].id
+    mine, theirs = store.rate(item, "ana", "nope"), store.rate(item, "bo", "love")
+    assert store.delete_rating(mine).rater == "ana" and store.delete_rating(mine) is None
+    assert [r.id for r in store.ratings(item) if r.rater == "bo"] == [theirs]
+
+
+BAD_METADATA = [
+    # (a line, what the one-line error must say)
+    ('{"file_name": "images/love_a.png", "tier": "love"', "not JSON"),
+    ('["images/love_a.png"]', "a list, not a JSON object"),
+    ('{"tier": "love"}', "needs a file_name"),
+    ('{"file_name": "images/a.png", "tier": "adore"}', "unknown tier 'adore'"),
+    ('{"file_name": "images/a.png", "split": "test"}', "split 'test' is neither train nor eval"),
+    ('{"file_name": "images/a.png", "provenance": "{oops"}', "provenance is not JSON text"),
+    ('{"file_name": "images/a.png", "ratings": "[{\\"rater\\": \\"x\\", \\"tier\\": \\"meh\\"}]"}',
+     "a rating needs a rater and a tier"),
+]
+
+
+@pytest.mark.parametrize("line, words", BAD_METADATA)
+def test_malformed_metadata_is_one_line_naming_the_line(tmp_path, line, words):
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    good = '{"file_name": "images/love_b.png", "tier": "love", "ratings": "[]", "provenance": "{}"}'
+    (folder / "metadata.jsonl").write_text(f"{good}\n\n{line}\n")
+    with pytest.raises(ConfigError) as e:
+        check_records(folder, ("love", "okay", "nope"))
+    message = str(e.value)
+    assert "metadata.jsonl:3: " in message and words in message and "\n" not in message
+    (folder / "metadata.jsonl").write_text(f"{good}\n\n" + good.replace("love_b", "unrated_c")
+                                           .replace('"love"', '"unrated"') + "\n")
+    assert check_records(folder, ("love", "okay", "nope")) == 2     # the twin: well-formed lines pass
+
+
+# -- the command line: one line, never a traceback ----------------------------------------------------
+def _cli(*args, cwd=None):
+    from pathlib import Path
+
+    cli = Path(sys.executable).with_name("brushwork")
+    return subprocess.run([str(cli), *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_cli_list_filters_and_rate_by_prefix(store):
+    root = store.root
+    first = store.items()[0]
+    store.set_split(first.id, "eval")
+    rated = _cli("pool", "rate", root, first.id[:5], "okay", "--rater", "bo")
+    assert rated.returncode == 0 and f"{first.id}: okay by bo" in rated.stdout, rated.stderr
+    listed = _cli("pool", "list", root, "--rater", "bo")
+    assert listed.returncode == 0 and first.id in listed.stdout and "1 of 18 paintings" in listed.stdout
+    assert "6 of 18 paintings" in _cli("pool", "list", root, "--tier", "okay").stdout
+    assert "1 of 18 paintings" in _cli("pool", "list", root, "--split", "eval").stdout
+    assert "0 of 18 paintings" in _cli("pool", "list", root, "--domain", "landscape").stdout
+    for args, words in [(("--tier", "meh"), "'meh' is not a tier of this pool"),
+                        (("--split", "test"), "'test' is not a split")]:
+        bad = _cli("pool", "list", root, *args)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
+    ambiguous = _cli("pool", "rate", root, "", "love", "--rater", "bo")
+    assert ambiguous.returncode == 2 and "pool list" in ambiguous.stderr and "Traceback" not in ambiguous.stderr
+
+
+def test_cli_edges_are_one_line(store, tmp_path):
+    import socket
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "metadata.jsonl").write_text('{"file_name": "images/a.png", "tier": "adore"}\n')
+    runs = {"import": _cli("pool", "import", store.root, bad),
+            "port": _cli("pool", "serve", store.root, "--port", "-5")}
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        runs["busy"] = _cli("pool", "serve", store.root, "--port", busy.getsockname()[1])
+    words = {"import": "metadata.jsonl:1: unknown tier 'adore'", "port": "--port",
+             "busy": "pick another with --port"}
+    for name, run in runs.items():
+        assert run.returncode == 2, (name, run.stdout, run.stderr)
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, (name, run.stderr)
+        assert words[name] in run.stderr and "rating page on" not in run.stdout, (name, run.stderr)
+    assert len(store.items()) == 18

@@ -484,3 +484,44 @@ def test_cli_serve_active_injects_the_chooser(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+# -- the layout, phone to desktop --------------------------------------------------------------------------
+def layout_problems(page) -> list[str]:
+    """What a rater could not reach: a horizontal scroll, or a visible button cut off the screen."""
+    return page.evaluate("""() => {
+        const problems = [];
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth > width) problems.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+        for (const b of document.querySelectorAll('.keys:not([hidden]) button')) {
+            const r = b.getBoundingClientRect();
+            if (r.left < 0 || r.right > width || r.top < 0 || r.bottom > window.innerHeight || r.width < 40)
+                problems.push(`${b.textContent.trim()} at ${Math.round(r.left)}..${Math.round(r.right)}, `
+                              + `${Math.round(r.top)}..${Math.round(r.bottom)}`);
+        }
+        return problems;
+    }""")
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("width, height", [(390, 844), (1400, 900)])
+def test_every_button_is_on_screen_from_phone_to_desktop(browser, store, url, tmp_path, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        as_rater(page, "a rater with a long name")
+        first = store.items()[0].id
+        page.goto(url + "/")
+        wait_for(page, first)
+        assert page.locator("#tier-buttons button").count() == 3
+        assert layout_problems(page) == []
+        page.screenshot(path=str(tmp_path / f"rate-{width}.png"))
+        press(page, "2", store.items()[1].id)     # and it still rates by key at this width
+        page.goto(url + "/?mode=pair")
+        page.wait_for_function("() => document.body.dataset.state === 'ready' && "
+                               "(document.body.dataset.item || '').includes('|')")
+        assert page.locator("#pair-keys button").count() == 5
+        assert layout_problems(page) == []
+        page.screenshot(path=str(tmp_path / f"pair-{width}.png"))
+    finally:
+        context.close()

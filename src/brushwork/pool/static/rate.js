@@ -287,6 +287,7 @@ async function start() {
   $("tier-keys").hidden = state.mode !== "tier";
   $("pair-view").hidden = state.mode !== "pair";
   $("pair-keys").hidden = state.mode !== "pair";
+  $("show-label").hidden = state.mode === "pair";   // pairs are always compared blind
   $("show").checked = show();
   $("show").disabled = state.serverBlind;
   if (state.serverBlind) $("show-label").title = "the server was started with --blind: ratings stay hidden";
