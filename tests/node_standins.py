@@ -46,3 +46,10 @@ if __name__ == "__main__":
     args = parser.parse_args()
     app = judge_app() if args.service == "judge" else hpsv3_app()
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+def fake_hpsv3_loader(**_):
+    """For `brushwork.score.ray_serve:hpsv3_app`'s `loader` arg: the HPSv3 tests' stand-in."""
+    from test_hpsv3 import FakeHPSv3Inferencer
+
+    return FakeHPSv3Inferencer()
