@@ -280,3 +280,20 @@ def test_help_shows_every_option_and_variable_whole_at_80_columns_through_a_pipe
                                                         or f"{n}]" in line for line in text.splitlines())]
     assert not cut, f"{command} --help cuts {cut}"
     assert "…" not in text and max(map(len, text.splitlines())) <= 80
+
+
+def test_config_show_tells_what_train_reads_from_a_bundled_config_and_the_environment():
+    pytest.importorskip("trl")
+    from brushwork.train.config import BrushworkArguments, parse
+
+    env = {"BRUSHWORK_PRESET": "hps-led", "BRUSHWORK_SFT_CHECK": "4"}
+    res = brushwork("config", "show", "--config", "tiny-cpu", "--json", env=env)
+    assert res.returncode == 0, res.stderr
+    shown = json.loads(res.stdout)
+    assert shown["tiny"] == {"value": True, "source": "file"}
+    assert shown["preset"] == {"value": "hps-led", "source": "environment"}
+    assert {"max_steps", "lora_r", "learning_rate"} <= set(shown["not_brushwork"])
+    args, _, _ = parse(["--config", "tiny-cpu"], cpu=True, environ=env)
+    read = {f.name: getattr(args, f.name) for f in settings(BrushworkArguments)}
+    assert {k: str(v) if isinstance(v, Path) else v for k, v in read.items()} == \
+        {k: shown[k]["value"] for k in read}

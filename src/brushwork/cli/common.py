@@ -102,17 +102,15 @@ class EverySetting(TrainingSection, ServerSettings):
     """Every section at once: the keys a `--config` file may hold, and what `config show` reads."""
 
 
-SETTINGS_PANEL = "Settings (also YAML keys with --config, and BRUSHWORK_<KEY> variables)"
-
-
-def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_file: bool = True):
+def with_settings(cls, keys=None, skip=(), strict_file: bool = True, resolve_file=None):
     """Give a command one option per setting of `cls` (a `ScoringOptions`-like class; only
     `keys` when given), plus `--config FILE`, and hand it `options`: the settings loaded from
     defaults < file < BRUSHWORK_* < flags, with `options_sources` (where each came from).
     A file may hold any brushwork setting (one file serves every command), each checked; any
     other key is refused unless `strict_file=False` (TRL's, in a training config, that the
-    command checks itself). Old spellings (`aliases`) are hidden options that warn and name
-    the new one."""
+    command checks itself). A command that declares `--config` itself may name a
+    `resolve_file(value) -> Path` (a bundled config's name). Old spellings (`aliases`) are
+    hidden options that warn and name the new one."""
     from brushwork.core.settings import default_of, env_name, flag, settings, value_types
 
     def decorate(func):
@@ -127,8 +125,7 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
             help_text = f"{f.metadata['help']} [{env_name(f.name)}{shown}]"
             decls = [f"{flag(f.name)}/--no-{flag(f.name)[2:]}"] if kind is bool else [flag(f.name)]
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind | None,
-                                            default=typer.Option(None, *decls, help=help_text, show_default=False,
-                                                                 rich_help_panel=panel)))
+                                            default=typer.Option(None, *decls, help=help_text, show_default=False)))
             annotations[f.name] = kind | None
             for old in f.metadata["aliases"]:
                 name = "alias_" + old.lstrip("-").replace("-", "_")
@@ -143,8 +140,7 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
         if not wants_file:
             params.append(inspect.Parameter("config_file", inspect.Parameter.KEYWORD_ONLY, annotation=Path | None,
                                             default=typer.Option(None, "--config", exists=True, dir_okay=False,
-                                                                 help="YAML file of settings (any key below)",
-                                                                 rich_help_panel=panel)))
+                                                                 help="YAML file of settings (any brushwork key)")))
             annotations["config_file"] = Path | None
         names = {f.name for f in chosen}
 
@@ -159,6 +155,9 @@ def with_settings(cls, keys=None, skip=(), panel: str = SETTINGS_PANEL, strict_f
                                   soft_wrap=True)
                     flags[key] = flags[key] if flags.get(key) is not None else (given if value is None else value)
             file = kwargs["config_file"] if wants_file else kwargs.pop("config_file")
+            if file is not None and resolve_file is not None:
+                with clear_errors():
+                    file = kwargs["config_file"] = resolve_file(file)
             options, sources = load_settings(cls, file, flags, keys=None if keys is None and not skip else names,
                                              strict_file=strict_file)
             return func(**kwargs, options=options, options_sources=sources)

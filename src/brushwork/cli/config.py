@@ -11,7 +11,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import EverySetting, app, clear_errors, out, with_settings
+from brushwork.cli.common import EverySetting, app, clear_errors, console, out, with_settings
+from brushwork.train.config import resolve_config
 
 config_app = typer.Typer(no_args_is_help=True, help="The configuration: every setting, its value and its source.")
 app.add_typer(config_app, name="config")
@@ -20,11 +21,11 @@ __all__ = ["EverySetting", "config_app"]
 
 
 @config_app.command("show")
-@with_settings(EverySetting, strict_file=False)
+@with_settings(EverySetting, strict_file=False, resolve_file=resolve_config)
 def show(
-    config_file: Path = typer.Option(None, "--config", exists=True, dir_okay=False,
-                                     help="YAML file of settings (a training config's TRL keys are checked and "
-                                          "listed apart)"),
+    config_file: str = typer.Option(None, "--config", metavar="NAME|FILE",
+                                    help="YAML file of settings, or a bundled training config's name (tiny-cpu); a "
+                                         "training config's TRL keys are checked and listed apart"),
     as_json: bool = typer.Option(False, "--json", help="print {key: {value, source}} as JSON"),
     options: EverySetting = None, options_sources: dict = None,
 ):
@@ -34,10 +35,14 @@ def show(
     known = {f.name for f in fields(EverySetting)}
     other = sorted(set(read_file(config_file)) - known) if config_file else []
     if other:
+        from brushwork.errors import DependencyNotInstalled
         from brushwork.train.config import trl_file_values
 
         with clear_errors():   # a training config's other keys are TRL's, checked as `brushwork train` checks them
-            trl_file_values(read_file(config_file), config_file)
+            try:
+                trl_file_values(read_file(config_file), config_file)
+            except DependencyNotInstalled as e:
+                console.print(f"warning: not checked: {e}", markup=False, highlight=False, soft_wrap=True)
     sources = options_sources
     values = {f.name: getattr(options, f.name) for f in settings(EverySetting)}
     if as_json:

@@ -25,7 +25,7 @@ def train(ctx: typer.Context):
     file or as an override (--learning_rate 1e-5, --max_steps 50, --env_urls ws://h:8000);
     brushwork's keys are also read from BRUSHWORK_<KEY> variables (file < variable < flag).
     `brushwork train --help` lists brushwork's keys; `--help-all` every key."""
-    from brushwork.errors import ConfigError
+    from brushwork.errors import ConfigError, DependencyNotInstalled
     from brushwork.train.config import compact_help, parse, trl_parser
 
     args = list(ctx.args)
@@ -42,7 +42,7 @@ def train(ctx: typer.Context):
 
         _announce(brush, grpo, model)
         result = run_train(brush, grpo, model, on_warmup=_warmup_done, on_plan=_plan)
-    except ConfigError as e:
+    except (ConfigError, DependencyNotInstalled) as e:
         print_error(e)
         raise typer.Exit(2) from None
     except ImportError as e:   # torch, trl, peft, transformers: the train extra

@@ -30,7 +30,7 @@ from brushwork.core.settings import (
     settings,
     value_types,
 )
-from brushwork.errors import ConfigError
+from brushwork.errors import ConfigError, DependencyNotInstalled
 from brushwork.score.options import ScoringOptions
 
 # The public recipe's GRPO settings as corrected; TRL's defaults differ on each.
@@ -170,8 +170,8 @@ def trl_file_values(data: dict, file: Path) -> dict:
     try:
         typed = trl_types()
     except ImportError as e:
-        raise ConfigError(f"--config {file}: {', '.join(sorted(rest))} not brushwork keys; TRL's keys are read and "
-                          f"checked with the train extra: pip install 'brushwork[train]' ({e.name or e})") from None
+        raise DependencyNotInstalled("trl (which reads and checks a training config's other keys: "
+                                     f"{', '.join(sorted(rest))})", "train") from e
     refuse_unknown(set(rest) - set(typed), file, [*ours, *typed], "brushwork or TRL key")
     for key, value in rest.items():
         hint = typed[key]
