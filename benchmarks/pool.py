@@ -6,7 +6,7 @@ Builds a pool store of 1,000 varied PNGs (Pillow) in a temporary folder, serves 
 - 200 rating actions by one rater: GET /api/next (the next unrated painting, with its source)
   then POST /api/rate (committed with synchronous=FULL before it answers);
 - the painting's image, first fetch (200) and browser revalidation (304);
-- 50 undo actions (POST /api/undo: delete the last rating, return that painting);
+- 50 undo actions (POST /api/undo with the last rating's receipt: delete it, return that painting);
 - 50 pairwise actions (GET /api/next?mode=pair, then POST /api/prefer);
 - 4 raters rating at once, 50 actions each (the same round trip, under write contention).
 
@@ -97,16 +97,20 @@ def timed(samples: list[float], call, *args, **kwargs) -> httpx.Response:
     return result
 
 
-def rate_actions(base: str, rater: str, n: int, tiers: list[str], out: dict[str, list[float]], images: bool):
-    """n rounds of next + rate for `rater`; fills out['next'], out['rate'], out['action'] (and image timings)."""
+def rate_actions(base: str, rater: str, n: int, tiers: list[str], out: dict[str, list[float]], images: bool,
+                 receipts: list[str] | None = None):
+    """n rounds of next + rate for `rater`; fills out['next'], out['rate'], out['action'] (and image timings),
+    and `receipts` with what each rating answered (what undo takes)."""
     with httpx.Client(base_url=base, timeout=30) as c:
         after = None
         for k in range(n):
             t0 = time.perf_counter()
             params = {"rater": rater, **({"after": after} if after else {})}
             item = timed(out["next"], c.get, "/api/next", params=params).json()["item"]
-            timed(out["rate"], c.post, "/api/rate", json={"item": item["id"], "rater": rater,
-                                                          "tier": tiers[k % len(tiers)]})
+            rated = timed(out["rate"], c.post, "/api/rate", json={"item": item["id"], "rater": rater,
+                                                                  "tier": tiers[k % len(tiers)]})
+            if receipts is not None:
+                receipts.append(rated.json()["receipt"])
             out["action"].append(1000 * (time.perf_counter() - t0))
             after = item["id"]
             if images:
@@ -142,11 +146,12 @@ def run(items: int, actions: int, undos: int) -> dict:
         try:
             rate_actions(base, "warmup", 5, tiers, {"next": [], "rate": [], "action": []}, images=False)
             one = {k: [] for k in ("next", "rate", "action", "image", "image 304")}
-            rate_actions(base, "ana", actions, tiers, one, images=True)
+            receipts: list[str] = []
+            rate_actions(base, "ana", actions, tiers, one, images=True, receipts=receipts)
             undo: list[float] = []
             with httpx.Client(base_url=base, timeout=30) as c:
                 for _ in range(undos):
-                    assert timed(undo, c.post, "/api/undo", json={"rater": "ana"}).json()["undone"]
+                    assert timed(undo, c.post, "/api/undo", json={"receipt": receipts.pop()}).json()["undone"]
             pairs: list[float] = []
             pair_actions(base, "ana", actions // 4, pairs)
             many = {"next": [], "rate": [], "action": []}
