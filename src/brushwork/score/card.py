@@ -60,6 +60,7 @@ class ScoreCard:
     # What the offline taste model says of the painting and how far to trust it (`TasteModel.assess`):
     # support (1 among rated paintings, 0 far off), distance, uncertainty, nearest rated ids, utilities.
     taste: dict | None = None
+    term_notes: dict = field(default_factory=dict)   # term name -> what it saw (`Value.note`)
 
     def __post_init__(self):
         unknown = set(self.terms) - set(BUILTIN) - set(self.weights)

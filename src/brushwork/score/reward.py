@@ -21,11 +21,15 @@ import yaml
 from brushwork.errors import ConfigError
 from brushwork.score.terms import BUILTIN, Term, resolve_term
 
-# Each preset's weight per built-in term. A term of the user's own weighs 0 in every preset.
+# Each preset's weight per built-in term, and per term of its own by import path (0 in the other presets).
 PRESET_WEIGHTS: dict[str, dict[str, float]] = {
     "judge-led": {"gate": 0.05, "length": 0.05, "judge": 0.60, "aesthetic": 0.30},
     "hps-led": {"gate": 0.05, "length": 0.05, "judge": 0.30, "aesthetic": 0.60},
     "hps-only": {"gate": 0.05, "length": 0.05, "judge": 0.0, "aesthetic": 0.90},
+    # the recipe's judge-led, paying a group's near-duplicates and off-colour paintings less
+    "recipe-diverse": {"gate": 0.05, "length": 0.05, "judge": 0.50, "aesthetic": 0.25,
+                       "brushwork.score.diversity:DiversityTerm": 0.10,
+                       "brushwork.score.adherence:AdherenceTerm": 0.05},
 }
 DEFAULT_PRESET = "judge-led"
 

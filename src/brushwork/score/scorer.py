@@ -104,7 +104,8 @@ class Scorer:
         taste = await asyncio.to_thread(self._assess, render.png, canvas.domain)
         return ScoreCard(passed=True, total=total(w, True, terms), terms=terms, infra=infra,
                          references=judged.references, comparisons=judged.comparisons, cost=cost,
-                         copy_of=copy, taste=taste, **base,
+                         copy_of=copy, taste=taste, term_notes={n: v.note for n, v in got.items() if v.note},
+                         **base,
                          timings=_timings(t0, render_s, seconds, remote_s, cached))
 
     def clients(self) -> list:

@@ -63,6 +63,7 @@ class Value:
     tokens: int = 0
     references: tuple[tuple[str, str], ...] = ()   # (pool id, tier) it compared against
     comparisons: tuple = ()                          # the judge's `Comparison`s
+    note: str = ""                                   # what the card shows beside the value (asked vs seen)
 
 
 class Setup(Protocol):

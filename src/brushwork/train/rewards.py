@@ -18,6 +18,12 @@ whose server session is released when it ends; `close()` stops the workers and c
 clients. It pickles (the service and the workers are rebuilt lazily). With `film` set, every
 painting is saved with its code and ScoreCard (see `brushwork.train.film`), numbered across
 the processes of a multi-process run.
+
+Where the reward weighs the diversity term (`brushwork.score.diversity`), each group's cards are
+rewritten once the whole group is scored (`adjust_group`): a painting that nearly duplicates a
+group-mate (or, with `diversity_memory`, one of the best paintings of that prompt's recent steps)
+earns less of the term. The cards' weights say whether it is weighed, so in-process and remote
+scoring adjust alike.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 
 from brushwork.errors import ConfigError, SetupError
 from brushwork.score.card import ScoreCard
+from brushwork.score.diversity import Memory, adjust_group
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 from brushwork.score.terms import term_names
@@ -140,7 +147,8 @@ class BrushworkReward:
     """TRL reward function over the brushwork environment (in-process or remote)."""
 
     def __init__(self, server_url: str | list[str] | None = None, config: ScoringOptions | None = None,
-                 parallel: int = 8, name: str = "brushwork", film: str | None = None):
+                 parallel: int = 8, name: str = "brushwork", film: str | None = None,
+                 diversity_memory: int = 0):
         self.server_urls = [server_url] if isinstance(server_url, str) else list(server_url or [])
         self.config = config
         self.film = film
@@ -149,6 +157,7 @@ class BrushworkReward:
         self.last: list[ScoreCard] = []   # the last call's cards, one per completion
         self.last_pngs: list[bytes | None] = []   # and their paintings (the best one is logged as an image)
         self.best: Best | None = None     # the best passed painting since the last take_best()
+        self.memory = Memory(diversity_memory)   # each prompt's recent best paintings (diversity term)
         self._remote_init()
 
     def _remote_init(self) -> None:
@@ -189,12 +198,26 @@ class BrushworkReward:
             scored = list(self._workers.map(lambda job: self._score_remote(*job), jobs))
         else:
             scored = self._score_local(jobs, kwargs.get("domain"))
-        self.last, self.last_pngs = [c for c, _ in scored], [png for _, png in scored]
+        self.last, self.last_pngs = self._diversify([c for c, _ in scored], [png for _, png in scored], jobs,
+                                                    prompts), [png for _, png in scored]
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
             self._record(step + 1, prompts, jobs, offset)
         return [c.total for c in self.last]
+
+    def _diversify(self, cards: list[ScoreCard], pngs: list, jobs, prompts) -> list[ScoreCard]:
+        """Each group's (one prompt at this step: one group seed) cards with the diversity term set."""
+        groups: dict[int, list[int]] = {}
+        for i, job in enumerate(jobs):
+            groups.setdefault(job[2], []).append(i)
+        out = list(cards)
+        for members in groups.values():
+            adjusted = adjust_group([cards[i] for i in members], [pngs[i] for i in members], self.memory,
+                                    prompt_text(prompts[members[0]]))
+            for i, card in zip(members, adjusted):
+                out[i] = card
+        return out
 
     def close(self) -> None:
         """Stop the remote workers and close their clients (each releases its server session)."""
