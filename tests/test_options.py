@@ -62,10 +62,21 @@ def test_server_settings_come_from_the_environment_and_flags_win():
     ({"render_cpu_budget_s": 0}, "render_cpu_budget_s must be > 0"),
     ({"reference_mix": "love"}, "TIER:COUNT"),
     ({"copy_image_similarity": 1.5}, r"or -1 \(off\)"),
+    ({"workers": "many"}, r"^workers must be a whole number \(int\), got 'many'$"),
+    ({"ocr": "maybe"}, r"^ocr must be true or false \(bool\), got 'maybe'$"),
+    ({"workers": True}, r"^workers must be a whole number"),
 ])
 def test_bad_options_name_the_field_and_the_fix(changes, names):
     with pytest.raises(ConfigError, match=names):
         ScoringOptions(**changes)
+
+
+def test_options_built_in_python_are_as_typed_as_loaded_ones():
+    """The legal twins of the bad types above: values that are what their type says, as text."""
+    options = ScoringOptions(workers="2", ocr="off", taste_model="t.json", snapshot=20261201)
+    assert (options.workers, options.ocr, options.taste_model, options.snapshot) == (2, False, Path("t.json"),
+                                                                                    "20261201")
+    assert ServerSettings(port=" 8001 ").port == 8001
 
 
 # (key, a bad value as written in a file and in a variable or flag, the type the error names)

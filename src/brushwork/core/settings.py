@@ -91,12 +91,19 @@ def problem(f, value) -> str | None:
 
 
 def check(obj) -> None:
-    """Every setting of `obj` against its declaration; the first bad one is a SettingError."""
+    """Every setting of `obj` against its declared type and bounds, so a section built in
+    Python is as typed as one loaded (`workers="2"` is stored as 2; `workers="many"` is
+    refused); the first bad one is a SettingError."""
+    hints = type_hints(type(obj))
     for f in settings(type(obj)):
-        if (p := problem(f, getattr(obj, f.name))) is not None:
+        value = getattr(obj, f.name)
+        if (typed := coerce(f.name, hints[f.name], value, f.name)) is not value:
+            object.__setattr__(obj, f.name, typed)
+        if (p := problem(f, typed)) is not None:
             raise SettingError(f.name, p)
 
 
+@functools.cache
 def type_hints(cls) -> dict[str, object]:
     """Each setting's declared type (`int`, `float | None`, `list[str] | None`, ...)."""
     hints = typing.get_type_hints(cls)
