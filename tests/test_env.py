@@ -8,7 +8,7 @@ import json
 import pytest
 from gate_cases import HONEST, reply, sketch
 
-from brushwork.env.tasks import dataset_rows, domains, make_task, system_prompt
+from brushwork.env.tasks import HeldOut, dataset_rows, domains, make_task, system_prompt
 from brushwork.errors import ConfigError
 
 RECIPE_SUBJECTS = {"a peach hibiscus", "a white hibiscus with a red eye", "a magenta hibiscus", "a yellow hibiscus",
@@ -64,7 +64,9 @@ def test_exported_dataset_loads_with_datasets(tmp_path):
     assert result.exit_code == 0, result.output
     ds = load_dataset("json", data_files=str(out), split="train")
     assert set(ds.column_names) == {"prompt", "subject", "domain", "seed"}
-    assert len(ds) == 2 * (5 + len(domains()["landscape"].subjects))
+    held = HeldOut.catalogue().subjects     # pairings training never sees are not exported
+    trained = [s for d in ("hibiscus", "landscape") for s in domains()[d].subjects if s not in held]
+    assert len(ds) == 2 * len(trained)
     row = ds[0]
     assert [m["role"] for m in row["prompt"]] == ["system", "user"] and row["subject"] in row["prompt"][1]["content"]
     assert set(ds["domain"]) == {"hibiscus", "landscape"} and len(set(ds["seed"])) == len(ds)

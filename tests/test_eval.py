@@ -156,6 +156,42 @@ def test_held_out_prompts_are_seeded_and_not_the_training_rows():
         held_out_rows(None, 0)
 
 
+def test_training_never_samples_held_out_pairings_and_evaluation_asks_both():
+    from brushwork.env.tasks import HeldOut, dataset_rows, pairing, sample_rows
+
+    held = HeldOut.catalogue()
+    assert "a coral hibiscus" in held.subjects and ("hibiscus", 2) in held.prompts
+    training = dataset_rows(None, repeats=4, seed=0) + sample_rows(50, ["hibiscus"], seed=3)
+    assert {pairing(r["subject"], r["prompt"][-1]["content"]) for r in training} == {"seen"}
+    asked = held_out_rows(None, 60)
+    assert {pairing(r["subject"], r["prompt"][-1]["content"]) for r in asked} == {"seen", "held-out"}
+    assert any(r["subject"] == "a coral hibiscus" for r in asked)
+    drawn = HeldOut.drawn(0.3, seed=1)
+    assert drawn == HeldOut.drawn(0.3, seed=1) and drawn != HeldOut.drawn(0.3, seed=2)
+    rows = dataset_rows(["hibiscus"], 2, held_out=drawn)
+    assert rows and not {r["subject"] for r in rows} & drawn.subjects
+    with pytest.raises(ConfigError, match="between 0 and 1"):
+        HeldOut.drawn(1.0)
+
+
+def test_held_out_pairings_are_summarised_apart_with_adherence_and_compositions():
+    coral, pink = png("white", dot="#f58a6e"), png("white", dot="#e664a8")
+
+    def asked(subject, image, group):
+        return Sample(step=0, group=group, prompt=f"Paint {subject} in loose watercolour.", subject=subject,
+                      seed=group, reply="", png=image, card=card())
+    samples = [asked("a coral hibiscus", coral, 1), asked("a coral hibiscus", coral, 1),       # held out
+               asked("a magenta hibiscus", coral, 2), asked("a magenta hibiscus", pink, 2)]  # seen
+    summaries = by_step(samples)
+    assert list(summaries) == ["all", "seen pairings", "held-out pairings"]
+    held, seen = summaries["held-out pairings"], summaries["seen pairings"]
+    assert held.samples == 2 and held.adherence.mean == pytest.approx(1.0)
+    assert seen.adherence.mean == pytest.approx(0.5)              # one of the two is off-colour
+    assert held.compositions.mean == 1 and seen.compositions.mean == 2   # a duplicate pair, two colours
+    assert Metrics.from_dict(json.loads(json.dumps(held.to_dict()))) == held
+    assert by_step(samples[:2]) == {"all": summarize(samples[:2])}        # one kind only: no split
+
+
 def test_film_frames_become_samples_with_or_without_card_files(tmp_path):
     from dataclasses import replace
 

@@ -7,6 +7,13 @@ task. `export_dataset` writes them as JSONL with a chat-format `prompt` column, 
 and `datasets.load_dataset("json", ...)` read directly. `check_pool_domains` says, loudly, which
 of the tasks' domains a pool cannot judge from its own paintings (`brushwork serve` and
 `brushwork train` call it at start).
+
+Some pairings are held out of training (`HeldOut`): a domain's file names the subjects (a colour
+with a kind: "a coral hibiscus") and the prompt phrasings (by index) training never sees, and
+`HeldOut.drawn` holds out a seeded fraction of each domain's subjects instead. Training's rows
+(`dataset_rows`, `sample_rows`) leave them out; evaluation asks for them too
+(`include_held_out`), and `pairing` says which kind a prompt is, so `brushwork eval` can report
+held-out pairings apart from seen ones.
 """
 
 from __future__ import annotations
@@ -30,6 +37,49 @@ class Domain:
     composition: str
     prompts: tuple[str, ...]
     subjects: tuple[str, ...]
+    held_out_subjects: tuple[str, ...] = ()    # subject pairings training never sees
+    held_out_prompts: tuple[int, ...] = ()     # prompt phrasings (indices) training never sees
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """The pairings training never samples: subjects (colour x kind) and (domain, prompt index)."""
+
+    subjects: frozenset[str] = frozenset()
+    prompts: frozenset[tuple[str, int]] = frozenset()
+
+    @classmethod
+    def catalogue(cls) -> HeldOut:
+        """The pairings the domain files hold out (`held_out: {subjects: [...], prompts: [...]}`)."""
+        known = domains().values()
+        return cls(frozenset(s for d in known for s in d.held_out_subjects),
+                   frozenset((d.name, i) for d in known for i in d.held_out_prompts))
+
+    @classmethod
+    def drawn(cls, fraction: float, seed: int = 0) -> HeldOut:
+        """A seeded `fraction` of each domain's subjects (at least one, never all), no phrasing."""
+        if not 0 < fraction < 1:
+            raise ConfigError(f"held-out fraction must be between 0 and 1, got {fraction}")
+        chosen = []
+        for name, domain in sorted(domains().items()):
+            count = min(len(domain.subjects) - 1, max(1, round(fraction * len(domain.subjects))))
+            chosen += random.Random(f"brushwork-held-out:{seed}:{name}").sample(domain.subjects, count)
+        return cls(frozenset(chosen))
+
+    def holds(self, domain: str, subject: str, prompt: int | None = None) -> bool:
+        return subject in self.subjects or (domain, prompt) in self.prompts
+
+
+def pairing(subject: str, user_prompt: str, held_out: HeldOut | None = None) -> str:
+    """"held-out" when a prompt asks for a held-out subject or in a held-out phrasing, else "seen"."""
+    held_out = held_out or HeldOut.catalogue()
+    if subject in held_out.subjects:
+        return "held-out"
+    text = user_prompt.strip().lower()
+    for name, index in held_out.prompts:
+        if _domain(name).prompts[index].format(subject=subject).strip().lower() == text:
+            return "held-out"
+    return "seen"
 
 
 @dataclass(frozen=True)
@@ -66,10 +116,16 @@ def _library() -> dict:
             continue
         data = yaml.safe_load(entry.read_text(encoding="utf-8"))
         try:
+            held = data.get("held_out") or {}
             domain = Domain(data["domain"], data["composition"].strip(), tuple(data["prompts"]),
-                            tuple(data["subjects"]))
-        except (KeyError, TypeError) as e:
-            raise ConfigError(f"task file {entry.name} needs domain, composition, prompts and subjects") from e
+                            tuple(data["subjects"]), tuple(held.get("subjects", ())), tuple(held.get("prompts", ())))
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ConfigError(f"task file {entry.name} needs domain, composition, prompts and subjects "
+                              "(and optionally held_out: {subjects: [...], prompts: [index, ...]})") from e
+        if not set(domain.held_out_subjects) <= set(domain.subjects) or not all(
+                isinstance(i, int) and 0 <= i < len(domain.prompts) for i in domain.held_out_prompts):
+            raise ConfigError(f"task file {entry.name}: held_out names subjects of its own list and prompt "
+                              f"indices from 0 to {len(domain.prompts) - 1}")
         domains[domain.name] = domain
     return {"system": system, "domains": domains}
 
@@ -104,11 +160,14 @@ def domain_of(subject: str) -> str | None:
 
 
 def make_task(seed: int, subject: str | None = None, domain: str | None = None,
-              allowed: tuple[str, ...] = DEFAULT_ALLOWED) -> Task:
+              allowed: tuple[str, ...] = DEFAULT_ALLOWED, held_out: HeldOut | None = None) -> Task:
     """The task for `seed`. `subject` and `domain` pin what it asks for; whatever is not given
     is drawn from the seed. A free-form subject needs a domain for its composition guidance
-    (default: hibiscus, the recipe's)."""
+    (default: hibiscus, the recipe's). A drawn subject or phrasing is never one `held_out`
+    (default: the catalogue's) holds; a pinned subject is asked for as given. Evaluation passes
+    `HeldOut()` to draw from every pairing."""
     rng = random.Random(f"brushwork-task:{seed}")
+    held_out = HeldOut.catalogue() if held_out is None else held_out
     if domain is not None:
         _domain(domain)
     if subject is not None:
@@ -118,33 +177,42 @@ def make_task(seed: int, subject: str | None = None, domain: str | None = None,
         domain = domain or domain_of(subject) or "hibiscus"
     else:
         domain = domain or rng.choice(sorted(domains()))
-        subject = rng.choice(_domain(domain).subjects)
-    prompt = rng.choice(_domain(domain).prompts).format(subject=subject)
+        subjects = [s for s in _domain(domain).subjects if s not in held_out.subjects]
+        subject = rng.choice(subjects)
+    prompts = [p for i, p in enumerate(_domain(domain).prompts) if (domain, i) not in held_out.prompts]
+    prompt = rng.choice(prompts).format(subject=subject)
     return Task(domain, subject, system_prompt(domain, allowed), prompt[:1].upper() + prompt[1:], seed)
 
 
 def dataset_rows(domain_names: list[str] | None = None, repeats: int = 1, seed: int = 0,
-                 allowed: tuple[str, ...] = DEFAULT_ALLOWED) -> list[dict]:
-    """Every subject of the chosen domains, `repeats` times each with its own seed."""
+                 allowed: tuple[str, ...] = DEFAULT_ALLOWED, held_out: HeldOut | None = None,
+                 include_held_out: bool = False) -> list[dict]:
+    """Every subject of the chosen domains, `repeats` times each with its own seed; the held-out
+    pairings (`held_out`, default the catalogue's) are left out unless `include_held_out`."""
     if repeats < 1:
         raise ConfigError(f"repeats must be >= 1, got {repeats}")
     names = domain_names or sorted(domains())
+    held = HeldOut() if include_held_out else (held_out or HeldOut.catalogue())
     rows = []
     for name in names:
         for index, subject in enumerate(_domain(name).subjects):
+            if subject in held.subjects:
+                continue
             for r in range(repeats):
                 task_seed = _row_seed(seed, name, index, r)
-                rows.append(make_task(task_seed, subject, name, allowed).to_row())
+                rows.append(make_task(task_seed, subject, name, allowed, held).to_row())
     return rows
 
 
-def sample_rows(count: int, domain_names: list[str] | None = None, seed: int = 0) -> list[dict]:
+def sample_rows(count: int, domain_names: list[str] | None = None, seed: int = 0,
+                held_out: HeldOut | None = None, include_held_out: bool = False) -> list[dict]:
     """`count` rows in a seeded shuffle of `dataset_rows` (subjects repeat, with new seeds, when
     more rows are asked for than the domains have subjects)."""
     if count < 1:
         raise ConfigError(f"count must be >= 1, got {count}")
-    per_repeat = len(dataset_rows(domain_names, repeats=1, seed=seed))
-    rows = dataset_rows(domain_names, repeats=-(-count // per_repeat), seed=seed)
+    kept = {"held_out": held_out, "include_held_out": include_held_out}
+    per_repeat = len(dataset_rows(domain_names, repeats=1, seed=seed, **kept))
+    rows = dataset_rows(domain_names, repeats=-(-count // per_repeat), seed=seed, **kept)
     random.Random(seed).shuffle(rows)
     return rows[:count]
 

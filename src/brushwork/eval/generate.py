@@ -1,8 +1,9 @@
 """A policy's replies to held-out prompts.
 
 Held-out prompts are the environment's tasks (`brushwork.env.tasks.dataset_rows`) drawn with
-an evaluation seed (`EVAL_SEED`) distinct from training's (0 by default): the same subjects,
-but other phrasings, render seeds and reference draws than any training row.
+an evaluation seed (`EVAL_SEED`) distinct from training's (0 by default): other render seeds and
+reference draws than any training row, and the pairings training never sees (`HeldOut`: a
+subject or phrasing held out) beside the seen ones.
 
 `generate_replies` loads the policy with transformers, with the class its config names (a
 local folder or a hub id that is already in the local cache; nothing is downloaded in
@@ -30,7 +31,7 @@ def held_out_rows(domains: list[str] | None = None, prompts: int = 12, seed: int
 
     if prompts < 1:
         raise ConfigError(f"--prompts must be >= 1, got {prompts}")
-    return sample_rows(prompts, domains, seed)
+    return sample_rows(prompts, domains, seed, include_held_out=True)
 
 
 def check_source(name: str | None, what: str) -> None:

@@ -11,6 +11,12 @@ list of them) and the pure functions that compute it.
   pairwise distance between its passed paintings, each reduced to a 32x32 RGB thumbnail on
   white paper; the distance is the root-mean-square pixel difference on the 0..1 scale, so
   identical paintings are 0 and black against white is 1; averaged over groups of two or more;
+- distinct compositions within a group: how many of its passed paintings are not near-duplicates
+  of one another (`brushwork.score.diversity.compositions`, the diversity term's own measure);
+- colour adherence: the offline measure of the colour asked against the colour painted
+  (`brushwork.score.adherence`), over passed paintings whatever the reward weighed;
+- held-out pairings: `by_pairing` summarises the prompts whose subject or phrasing training
+  never saw (`brushwork.env.tasks.HeldOut`) apart from the seen ones;
 - judge consistency: the share of evaluation comparisons, with both orders parsed, in which
   the two orders gave the candidate the same score (a verdict that flips with the order is
   position bias, not taste).
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -52,6 +59,23 @@ class Sample:
     @property
     def key(self) -> str:
         return f"{self.step}:{self.group}"
+
+    @cached_property
+    def pairing(self) -> str:
+        """"held-out" when training never saw this prompt's subject or phrasing, else "seen"."""
+        from brushwork.env.tasks import pairing
+
+        return pairing(self.subject, self.prompt)
+
+    @cached_property
+    def adherence(self) -> float | None:
+        """The offline colour adherence of a passed painting (None: nothing passed to read, or
+        its subject asks no colour)."""
+        from brushwork.score.adherence import adherence, asked_colour
+
+        if not (self.card.passed and self.png and asked_colour(self.subject)):
+            return None
+        return adherence(self.png, self.subject)[0]
 
     @property
     def win(self) -> float | None:
@@ -86,6 +110,8 @@ class Metrics:
     diversity: Stat = Stat(None, 0)
     judge_consistency: Stat = Stat(None, 0)
     paint_fraction: Stat = Stat(None, 0)
+    compositions: Stat = Stat(None, 0)     # distinct compositions per group of two or more
+    adherence: Stat = Stat(None, 0)        # offline colour adherence of the passed paintings
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -102,7 +128,8 @@ class Metrics:
                    win_rate=stat(data.get("win_rate")),
                    win_by_tier={k: stat(v) for k, v in data.get("win_by_tier", {}).items()},
                    diversity=stat(data.get("diversity")), judge_consistency=stat(data.get("judge_consistency")),
-                   paint_fraction=stat(data.get("paint_fraction")))
+                   paint_fraction=stat(data.get("paint_fraction")), compositions=stat(data.get("compositions")),
+                   adherence=stat(data.get("adherence")))
 
 
 def _share(samples: list[Sample], predicate) -> float | None:
@@ -184,6 +211,24 @@ def diversity(samples: list[Sample]) -> Stat:
     return Stat.of(group_diversity(samples).values())
 
 
+def compositions(samples: list[Sample]) -> Stat:
+    """Distinct compositions among each group's passed paintings, averaged over groups of two or more."""
+    from brushwork.score.diversity import compositions as count
+
+    groups: dict[str, list[bytes]] = {}
+    for s in samples:
+        if s.card.passed and s.png is not None:
+            groups.setdefault(s.key, []).append(s.png)
+    return Stat.of(count(pngs) for pngs in groups.values() if len(pngs) >= 2)
+
+
+def by_pairing(samples: list[Sample]) -> dict[str, Metrics]:
+    """"seen pairings" and "held-out pairings" summaries, when the samples hold both kinds."""
+    seen = [s for s in samples if s.pairing == "seen"]
+    held = [s for s in samples if s.pairing == "held-out"]
+    return {"seen pairings": summarize(seen), "held-out pairings": summarize(held)} if seen and held else {}
+
+
 def summarize(samples: list[Sample]) -> Metrics:
     samples = list(samples)
     tiers = sorted({c.tier for s in samples for c in s.eval_comparisons})
@@ -192,7 +237,8 @@ def summarize(samples: list[Sample]) -> Metrics:
                    violations=violation_histogram(samples), win_rate=win_rate(samples),
                    win_by_tier={t: win_rate(samples, t) for t in tiers}, diversity=diversity(samples),
                    judge_consistency=judge_consistency(samples),
-                   paint_fraction=Stat.of(s.card.paint_fraction for s in samples))
+                   paint_fraction=Stat.of(s.card.paint_fraction for s in samples),
+                   compositions=compositions(samples), adherence=Stat.of(s.adherence for s in samples))
 
 
 def by_turn(first: list[Sample], final: list[Sample]) -> dict[str, Metrics]:
@@ -219,23 +265,26 @@ def revision_figures(samples: list[Sample], turns: int | None = None):
 
 def by_step(samples: list[Sample]) -> dict[str, Metrics]:
     """`{"all": ...}`, plus `"step F"` and `"step L"` for the first and last steps of a film
-    that has more than one."""
+    that has more than one, and the seen and held-out pairings apart when both are there."""
     steps = sorted({s.step for s in samples})
     if len(steps) < 2:
-        return {"all": summarize(samples)}
+        return {"all": summarize(samples), **by_pairing(samples)}
     first, last = steps[0], steps[-1]
     return {f"step {first}": summarize([s for s in samples if s.step == first]),
             f"step {last}": summarize([s for s in samples if s.step == last]),
-            "all": summarize(samples)}
+            "all": summarize(samples), **by_pairing(samples)}
 
 
 def step_series(samples: list[Sample]) -> dict[str, list[tuple[int, float]]]:
-    """Per-step gate pass rate, mean total and win rate (the film's own curves)."""
-    series: dict[str, list[tuple[int, float]]] = {"gate pass rate": [], "mean total": [], "win rate vs eval": []}
+    """Per-step gate pass rate, mean total, win rate, diversity within prompt and distinct
+    compositions (the film's own curves)."""
+    series: dict[str, list[tuple[int, float]]] = {"gate pass rate": [], "mean total": [], "win rate vs eval": [],
+                                                   "diversity within prompt": [], "distinct compositions": []}
     for step in sorted({s.step for s in samples}):
         these = [s for s in samples if s.step == step]
         values = {"gate pass rate": pass_rate(these), "mean total": Stat.of(s.card.total for s in these).mean,
-                  "win rate vs eval": win_rate(these).mean}
+                  "win rate vs eval": win_rate(these).mean, "diversity within prompt": diversity(these).mean,
+                  "distinct compositions": compositions(these).mean}
         for name, value in values.items():
             if value is not None:
                 series[name].append((step, value))

@@ -56,7 +56,8 @@ def metric_rows(m: Metrics) -> list[tuple[str, str]]:
     rows += [(f"mean {term}", _stat(m.terms.get(term, Stat(None, 0)))) for term in terms]
     rows += [("win rate vs eval", _stat(m.win_rate))]
     rows += [(f"  vs {tier}", _stat(stat)) for tier, stat in m.win_by_tier.items()]
-    rows += [("diversity within prompt", _stat(m.diversity)), ("judge consistency", _stat(m.judge_consistency)),
+    rows += [("diversity within prompt", _stat(m.diversity)), ("distinct compositions", _stat(m.compositions, ".2f")),
+             ("colour adherence (offline)", _stat(m.adherence)), ("judge consistency", _stat(m.judge_consistency)),
              ("paint fraction", _stat(m.paint_fraction))]
     return rows
 
@@ -137,6 +138,7 @@ def _info_html(run: EvalRun) -> str:
 def _stats_html(m: Metrics) -> str:
     stats = [("gate pass rate", _fmt(m.pass_rate, ".0%")), ("mean total", _fmt(m.terms["total"].mean)),
              ("win rate vs eval", _fmt(m.win_rate.mean)), ("diversity", _fmt(m.diversity.mean)),
+             ("colour adherence", _fmt(m.adherence.mean)),
              ("samples", str(m.samples))]
     return '<div class="stats">' + "".join(f'<div class="stat"><b>{html.escape(v)}</b><span>{html.escape(k)}'
                                            f"</span></div>" for k, v in stats) + "</div>"
@@ -181,7 +183,8 @@ def sample_card(s: Sample, name: str) -> Card:
     c = s.card
     facts = (f"total {_fmt(c.total)}", f"judge {_fmt(c.judge)}", f"aesthetic {_fmt(c.aesthetic)}",
              f"length {_fmt(c.length)}", f"vs eval {_fmt(s.win)}",
-             f"paint {_fmt(c.paint_fraction, '.0%')}")
+             f"paint {_fmt(c.paint_fraction, '.0%')}", f"{s.pairing} pairing",
+             *(f"{term}: {note}" for term, note in c.term_notes.items()))
     return Card(name=name, passed=c.passed, infra=c.total is None, image=_thumb(s.png, 256) if s.png else None,
                 violations=tuple((v.id, v.message) for v in c.violations) + ((("infra", c.infra),) if c.infra else ()),
                 facts=facts, code=s.reply)
@@ -195,7 +198,7 @@ def _groups(samples: list[Sample]) -> dict[str, list[Sample]]:
 
 
 def _prompt_html(s: Sample) -> str:
-    where = f"step {s.step} · " if s.step else ""
+    where = (f"step {s.step} · " if s.step else "") + ("held-out pairing · " if s.pairing == "held-out" else "")
     return (f"<h3>{html.escape(s.subject or 'prompt')}</h3><p class=\"prompt\">{html.escape(where)}"
             f"{html.escape(s.prompt)}</p>")
 
