@@ -297,3 +297,27 @@ def test_config_show_tells_what_train_reads_from_a_bundled_config_and_the_enviro
     read = {f.name: getattr(args, f.name) for f in settings(BrushworkArguments)}
     assert {k: str(v) if isinstance(v, Path) else v for k, v in read.items()} == \
         {k: shown[k]["value"] for k in read}
+
+
+def _commands(group, path=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*path, name))
+        elif name != "train":       # train prints its own help (test_cli.py)
+            yield (*path, name), command
+
+
+def test_no_command_help_cuts_an_option_name_at_80_columns():
+    from typer.main import get_command
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+
+    cut = []
+    for path, command in _commands(get_command(app)):
+        text = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "80"}).output
+        words = set(text.replace(",", " ").split())
+        cut += [f"{' '.join(path)} {opt}" for p in command.params if not getattr(p, "hidden", False)
+                for opt in (*p.opts, *p.secondary_opts) if opt.startswith("--") and opt not in words]
+        assert "…" not in text and max(map(len, text.splitlines())) <= 80, path
+    assert not cut, cut
