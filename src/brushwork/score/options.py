@@ -23,7 +23,6 @@ from brushwork.score.reward import PRESETS, RewardConfig
 
 JUDGES = ("taste", "openai")
 AESTHETICS = ("taste", "hpsv3")
-PATHS = ("pool", "reward_file", "taste_model")
 
 
 def parse_mix(text: str) -> tuple[tuple[str, int], ...]:
@@ -109,10 +108,7 @@ class ScoringOptions(RenderSettings, GateSettings, AestheticSettings, JudgeSetti
     """Pool, reward, judge, aesthetic, taste, gate and render sections, as one flat set of keys."""
 
     def __post_init__(self):
-        for name in PATHS:
-            if isinstance(value := getattr(self, name, None), str):
-                object.__setattr__(self, name, Path(value))
-        check(self)
+        check(self)     # types too: a path given as text is stored as a Path
         RenderSettings.__post_init__(self)
 
     @property

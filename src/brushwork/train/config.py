@@ -200,7 +200,7 @@ def resolve_config(name: str) -> Path:
                       f"one of: {', '.join(bundled_configs())}")
 
 
-# Keys renamed when the scoring options were declared once (`ScoringOptions`).
+# Former names of training keys: refused, naming the key to use.
 RENAMED = {"reward_preset": "preset", "pool_snapshot": "snapshot", "render_workers": "workers",
            "render_timeout": "render_timeout_s", "render_cpu_budget": "render_cpu_budget_s"}
 
