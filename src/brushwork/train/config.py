@@ -121,7 +121,8 @@ def compact_help() -> str:
         "--num_generations, --resume_from_checkpoint; the recipe sets these (a file or the command line overrides):",
         *(f"  --{k} {v!r}" for k, v in {**RECIPE, **RECIPE_LORA}.items()),
         "",
-        "Precedence: these defaults < the YAML file < the command line. Without a GPU, "
+        "Precedence: these defaults < the YAML file < BRUSHWORK_<KEY> variables (brushwork's keys only) < the "
+        "command line; a key that is neither brushwork's nor TRL's is refused. Without a GPU, "
         + ", ".join(f"{k}={v}" for k, v in CPU_OVERRIDES.items()) + ".",
     ]
     return "\n".join(lines)
