@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from brushwork.cli.common import EverySetting, app, clear_errors, console, out, with_settings
-from brushwork.train.config import resolve_config
+from brushwork.train.config import TrainingSection, resolve_config
 
 config_app = typer.Typer(no_args_is_help=True, help="The configuration: every setting, its value and its source.")
 app.add_typer(config_app, name="config")
@@ -50,9 +50,10 @@ def show(
                                for k, v in values.items()} | ({"not_brushwork": other} if other else {}), indent=2))
         return
     table = Table("key", "value", "source", "flag", "environment", title="brushwork configuration")
+    training = {f.name for f in fields(TrainingSection)}      # flags of `brushwork train` alone, spelled as TRL's
     for key, value in values.items():
         source = sources[key] if sources[key] == "default" else f"[bold]{sources[key]}[/]"
-        table.add_row(key, repr(value), source, flag(key), env_name(key))
+        table.add_row(key, repr(value), source, f"--{key}" if key in training else flag(key), env_name(key))
     out.print(table)
     if other:
         out.print(f"TRL's keys (read by `brushwork train`): {', '.join(other)}", markup=False)
