@@ -7,6 +7,9 @@
   of distinct compositions), the reward each run was paid, the judge-led total recomputed from
   the card's terms (the recipe's reward, comparable across runs) and the gate pass rate; a PNG
   of them per step beside this section (benchmarks/diversity.png).
+- noise: the diversity measure on the attacks of tests/test_diversity.py (coordinates, colours,
+  stroke order, tiny strokes, all at once) and on honest layouts of the same subject, for the
+  procedural yellow hibiscus and pink lotus.
 - adherence: a labelled set of procedural hibiscus paintings, one per palette and seed, each
   asked for every colour: asked = painted must score >= 0.5, an honest painting of another
   colour family < 0.5 (colours of one family, such as peach and coral, are not scored).
@@ -116,6 +119,35 @@ def train_blocks(series: dict[str, list[dict]]) -> list:
                               "gate pass"], over)]
 
 
+def noise_blocks() -> list:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_diversity import jitter_colour, jitter_xy, reorder, tiny_strokes
+
+    from brushwork.painter import paint
+    from brushwork.render import RenderConfig, SyncRenderer
+    from brushwork.score.diversity import DISTINCT, DUPLICATE, distance, look
+
+    rows = []
+    subjects = (("yellow hibiscus", ("off-centre", "diagonal")), ("pink lotus", ("centred", "off-centre")))
+    for subject, layouts in subjects:
+        base = paint(3, subject).code
+        cases = {"coordinates moved 3 px": jitter_xy(base), "colours moved 4 units": jitter_colour(base),
+                 "strokes reordered": reorder(base), "tiny strokes added": tiny_strokes(base),
+                 "all at once": tiny_strokes(reorder(jitter_colour(jitter_xy(base))))}
+        twins = {f"honest: {c}": paint(3, subject, composition=c).code for c in layouts}
+        twins |= {f"honest: seed {s} ({paint(s, subject).params['composition']})": paint(s, subject).code
+                  for s in (4, 6)}
+        with SyncRenderer(RenderConfig(workers=2, timeout_s=60)) as renderer:
+            results = renderer.render_many([base, *cases.values(), *twins.values()])
+        looks = [look(r.png) for r in results]
+        for (name, _), other in zip([*cases.items(), *twins.items()], looks[1:]):
+            d = distance(looks[0], other)
+            verdict = "duplicate" if d <= DUPLICATE else "distinct" if d >= DISTINCT else "partly"
+            rows.append([subject, name, f"{d:.3f}", verdict])
+    return [(f"Diversity measure against the original (duplicate <= {DUPLICATE}, distinct >= {DISTINCT})",
+             ["subject", "variant", "distance", "reads as"], rows)]
+
+
 def adherence_blocks(out: Path) -> list:
     from brushwork.painter import paint
     from brushwork.render import RenderConfig, SyncRenderer
@@ -151,7 +183,7 @@ def adherence_blocks(out: Path) -> list:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("train", "adherence", "all"), default="all")
+    parser.add_argument("--part", choices=("train", "noise", "adherence", "all"), default="all")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
     args = parser.parse_args()
@@ -160,6 +192,8 @@ def main() -> None:
         series = {p: per_step(f) for p, f in train(args.out, args.steps).items()}
         plot(series, HERE / "diversity.png")
         blocks += train_blocks(series)
+    if args.part in ("noise", "all"):
+        blocks += noise_blocks()
     if args.part in ("adherence", "all"):
         blocks += adherence_blocks(args.out)
     print_tables(Console(), blocks)
