@@ -7,7 +7,8 @@ Writes `src/brushwork/render/lib/`: p5.min.js, p5.brush.js, prism.js (the rating
 highlighter), each library's package.json (its version) and licence, so that `pip install
 brushwork` plus a Chromium is all a render worker or a rating page needs (no npm, no checkout),
 then runs scripts/patch_brush.py there (the patched p5.brush builds with the rewritten blend
-shader). `make setup` and the Dockerfile run it after `npm ci`. The copies are git-ignored (only the folder's README is committed) and shipped as package data.
+shader). `make setup` and the Dockerfile run it after `npm ci`. The copies are git-ignored (only
+the folder's README is committed) and shipped as package data.
 
 Standard library only: it runs before the virtualenv exists. Refuses versions other than the
 pins in the repository's package.json.

@@ -492,7 +492,8 @@ def layout_problems(page) -> list[str]:
     return page.evaluate("""() => {
         const problems = [];
         const width = document.documentElement.clientWidth;
-        if (document.documentElement.scrollWidth > width) problems.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+        const scrolled = document.documentElement.scrollWidth;
+        if (scrolled > width) problems.push(`page ${scrolled} > ${width}`);
         for (const b of document.querySelectorAll('.keys:not([hidden]) button')) {
             const r = b.getBoundingClientRect();
             if (r.left < 0 || r.right > width || r.top < 0 || r.bottom > window.innerHeight || r.width < 40)
