@@ -56,6 +56,28 @@ def test_reward_function_contract(example_pool):
     assert again[0] == pytest.approx(out[0], abs=1e-3) and clone.last[0].references == a.references
 
 
+def test_a_groups_duplicates_earn_no_diversity_and_a_new_layout_keeps_it(example_pool, tmp_path):
+    from brushwork.painter import paint
+
+    # the terms of recipe-diverse that need no judge or taste model (the group hook is the same)
+    (tmp_path / "reward.yaml").write_text("weights: {gate: 0.05, length: 0.05, judge: 0, aesthetic: 0, "
+                                          "brushwork.score.diversity:DiversityTerm: 0.5, "
+                                          "brushwork.score.adherence:AdherenceTerm: 0.4}\n")
+    reward = BrushworkReward(config=ScoringOptions(reward_file=tmp_path / "reward.yaml"))
+    prompt = [SYSTEM, {"role": "user", "content": "Paint a coral hibiscus"}]
+    other = f"A coral hibiscus:\n```js\n{paint(5, 'coral hibiscus', composition='diagonal').code}\n```"
+    moved = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(302, 299, 28);")   # a jittered duplicate
+    out = reward(prompts=[prompt] * 4, completions=[chat(HONEST), chat(moved), chat(other), chat(CHEAT)],
+                 seed=[11] * 4, subject=["a coral hibiscus"] * 4, trainer_state=SimpleNamespace(global_step=2))
+    cards = reward.last
+    assert [c.diversity for c in cards[:3]] == [0.0, 0.0, 1.0]
+    assert "group-mate" in cards[0].term_notes["diversity"] and cards[0].term_notes["adherence"].startswith(
+        "asked coral")
+    assert out[3] == 0.0 and cards[3].diversity is None            # a failed gate is not helped
+    weights = cards[0].weights
+    assert out[0] == pytest.approx(sum(weights[t] * (cards[0].terms[t] or 0.0) for t in weights))
+
+
 @pytest.mark.slow
 def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
     hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
