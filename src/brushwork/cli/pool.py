@@ -77,9 +77,9 @@ def _import_sketch_files(store, files, subject, generator, rater, options: Scori
               f"{len(summary.refused)}")
     for refusal in summary.refused:
         console.print(f"[red]refused[/] {escape(refusal)} (not imported: the pool teaches the reward; "
-                      "`brushwork check FILE` says why)", highlight=False)
+                      "`brushwork check FILE` says why)", highlight=False, soft_wrap=True)
     for failure in summary.failed:
-        console.print(f"[yellow]skipped[/] {escape(failure)}", highlight=False)
+        console.print(f"[yellow]skipped[/] {escape(failure)}", highlight=False, soft_wrap=True)
 
 
 @pool_app.command("add-rollouts")
