@@ -14,7 +14,7 @@
   asked for every colour: asked = painted must score >= 0.5, an honest painting of another
   colour family < 0.5 (colours of one family, such as peach and coral, are not scored).
 
-    .venv/bin/python benchmarks/diversity.py [--part train|adherence|all] [--steps 4]
+    .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4]
 """
 
 from __future__ import annotations
@@ -183,22 +183,27 @@ def adherence_blocks(out: Path) -> list:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("train", "noise", "adherence", "all"), default="all")
+    parser.add_argument("--part", choices=("train", "noise", "adherence", "all"), action="append",
+                        help="what to measure (repeatable; default all)")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
     args = parser.parse_args()
+    parts = set(args.part or ["all"])
+    parts = {"train", "noise", "adherence"} if "all" in parts else parts
     blocks = []
-    if args.part in ("train", "all"):
+    if "train" in parts:
         series = {p: per_step(f) for p, f in train(args.out, args.steps).items()}
         plot(series, HERE / "diversity.png")
         blocks += train_blocks(series)
-    if args.part in ("noise", "all"):
+    if "noise" in parts:
         blocks += noise_blocks()
-    if args.part in ("adherence", "all"):
+    if "adherence" in parts:
         blocks += adherence_blocks(args.out)
     print_tables(Console(), blocks)
-    header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py --part {args.part} --steps "
-              f"{args.steps}`, {datetime.date.today()}; per-step figures plotted in benchmarks/diversity.png.")
+    command = " ".join(f"--part {p}" for p in sorted(parts))
+    header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps}`, "
+              f"{datetime.date.today()}"
+              + ("; per-step figures plotted in benchmarks/diversity.png." if "train" in parts else "."))
     replace_section(START, END, markdown(blocks, START, END, header))
 
 

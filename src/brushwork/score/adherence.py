@@ -39,6 +39,7 @@ HUES: dict[str, float | None] = {
     "violet": 300.0, "lilac": 310.0, "magenta": 340.0, "pink": 355.0, "rose": 5.0,
     "white": None, "cream": None, "ivory": None,
 }
+SEEN_NAMES = ("red", "coral", "peach", "yellow", "green", "blue", "purple", "magenta", "pink", "white")
 
 
 @dataclass(frozen=True)
@@ -94,13 +95,14 @@ def seen(png: bytes, colour: str) -> Seen:
     if weight.sum() < 1e-6:
         return Seen(None, "bare paper")
     pale = _pale(lab, chroma, paper)
-    named = {name: (pale if target is None else (chroma >= CHROMA) * _near(hue, target)) for name, target in
-             HUES.items() if name in ("red", "coral", "peach", "yellow", "green", "blue", "purple", "magenta",
-                                      "pink", "white")}
-    shares = {name: float((weight * match).sum() / weight.sum()) for name, match in named.items()}
-    target = HUES[colour]
-    match = pale if target is None else (chroma >= CHROMA) * _near(hue, target)
-    share = float((weight * match).sum() / weight.sum())
+
+    def share_of(name: str) -> float:
+        target = HUES[name]
+        match = pale if target is None else (chroma >= CHROMA) * _near(hue, target)
+        return float((weight * match).sum() / weight.sum())
+
+    shares = {name: share_of(name) for name in SEEN_NAMES}
+    share = share_of(colour)
     # white is judged on its own, smaller, share (`FULL_PALE`): compare each name on its scale
     return Seen(share, max(shares, key=lambda n: shares[n] / (FULL_PALE if HUES[n] is None else FULL)))
 
