@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out, print_error, with_settings
+from brushwork.cli import exits
+from brushwork.cli.common import app, console, out, with_settings
 from brushwork.env.settings import ServerSettings
 
 tasks_app = typer.Typer(no_args_is_help=True, help="The painting tasks: domains, subjects, training datasets.")
@@ -19,8 +20,7 @@ app.add_typer(tasks_app, name="tasks", rich_help_panel=PANEL)
 
 
 def _fail(e: Exception):
-    print_error(e)
-    raise typer.Exit(2)
+    exits.fail(e)
 
 
 @app.command(rich_help_panel=PANEL)
@@ -33,6 +33,7 @@ def serve(
     from brushwork.errors import BrushworkError
 
     settings = options
+    exits.free_port(settings.host, settings.port)   # before the renderer and the pool take their time
     try:
         browsers = f"{settings.render_workers} browsers" if settings.render_backend == "local" else \
             f"browsers on the Ray cluster at {settings.ray_address or os.environ.get('RAY_ADDRESS') or 'auto'}"
@@ -68,6 +69,7 @@ def tasks_export(
     from brushwork.errors import BrushworkError
 
     names = [d.strip() for d in domain_names.split(",") if d.strip()] if domain_names else None
+    exits.out_file(output, "OUTPUT")
     try:
         count = export_dataset(output, names, repeats, seed)
     except BrushworkError as e:
@@ -79,23 +81,37 @@ def tasks_export(
 def episode(
     url: str = typer.Option(None, help="a running `brushwork serve` (default: start one here on a free port)"),
     subject: str = typer.Option("a coral hibiscus", help="what to paint"),
-    revisions: int = typer.Option(1, help="revisions after the first painting"),
+    revisions: int = typer.Option(1, help="revisions after the first painting (0 to 8)"),
     seed: int = typer.Option(0, min=0, max=2**32 - 1, help="episode seed"),
     workers: int = typer.Option(None, help="browsers of the server started here"),
     as_json: bool = typer.Option(False, "--json", help="print the observations as JSON (images left out)"),
 ):
-    """Run one episode through the OpenEnv server with the real client (replies: procedural paintings)."""
-    from brushwork.env.demo import run_episode
+    """Run one episode through the OpenEnv server with the real client (replies: procedural paintings).
+    Exit 1 when the episode ends without a reward (a failure on our side: the table says which)."""
     from brushwork.errors import BrushworkError
 
+    if url is not None:
+        exits.check_url(url, "--url")
     try:
+        from brushwork.env.demo import run_episode
+        from brushwork.env.episode import EpisodeConfig
+
+        EpisodeConfig(revisions=revisions)    # a bad value fails here, before a server starts
         observations = run_episode(url, subject, revisions, seed, workers, console)
     except BrushworkError as e:
         _fail(e)
     if as_json:
         typer.echo(json.dumps([o.model_dump(exclude={"image_png_b64", "system_prompt"}) for o in observations],
                               indent=2))
-        return
+    else:
+        out.print(episode_table(observations, subject, revisions))
+    last = observations[-1]
+    if last.reward is None:
+        exits.fail(f"the episode ended without a reward: {last.infra or 'no final painting was scored'}",
+                   exits.INCOMPLETE)
+
+
+def episode_table(observations, subject: str, revisions: int) -> Table:
     table = Table("step", "painting", "gate", "paint", "reward", "critique / outcome",
                   title=f"one episode: {subject}, {revisions} revision(s)")
     for i, o in enumerate(observations):
@@ -108,4 +124,4 @@ def episode(
         note = o.critique.splitlines()[0] if not o.done else (o.infra or ", ".join(
             f"{k} {'-' if v is None else f'{v:.3f}'}" for k, v in o.terms.items()))
         table.add_row(str(i), str(o.revision + 1), gate, paint, reward, note)
-    out.print(table)
+    return table

@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from brushwork.cli.common import app, console, out, print_error, progress, with_settings
+from brushwork.cli import exits
+from brushwork.cli.common import app, console, out, progress, with_settings
 from brushwork.score.options import ScoringOptions
 
 PANEL = "Training and evaluation"
@@ -18,8 +19,7 @@ EVAL_SEED = 1_000_003   # brushwork.eval.generate.EVAL_SEED (not imported: --hel
 
 
 def _fail(e: Exception):
-    print_error(e)
-    raise typer.Exit(2)
+    exits.fail(e)
 
 
 @app.command("eval", rich_help_panel=PANEL)
@@ -61,13 +61,17 @@ def evaluate(
     or run a blind human A/B test of two runs (--ab, then --ab-report)."""
     from brushwork.errors import BrushworkError
 
+    if ab is not None:
+        exits.out_dir(out_dir or Path("out/ab"))
+        if serve_ab:
+            exits.free_port("127.0.0.1", port)
     if ab_report is not None or ab is not None:
         try:
             ab_command(ab, ab_report, out_dir or Path("out/ab"), seed, serve_ab, port)
         except BrushworkError as e:
             _fail(e)
         return
-    out_dir = out_dir or Path("out/eval")
+    out_dir = exits.out_dir(out_dir or Path("out/eval"))
     from brushwork.eval.runner import Plan, run_eval
     from brushwork.eval.watch import summary_line
 

@@ -8,8 +8,10 @@ from dataclasses import fields
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
+from brushwork.cli import exits
 from brushwork.cli.common import FilesArg, SeedOpt, app, clear_errors, out, progress, with_settings
 from brushwork.gate.config import GateSettings
 from brushwork.render.config import RenderSettings
@@ -19,15 +21,14 @@ RENDER_KEYS = tuple(f.name for f in fields(RenderSettings))
 GATE_KEYS = tuple(f.name for f in fields(GateSettings)) + RENDER_KEYS
 
 
-async def _gate_files(files: list[Path], gate, render_cfg, seed: int, render: bool, render_all: bool, label: str):
-    """Gate (and render) every file concurrently with `gate`, with a progress bar. Returns Gated in file order."""
+async def _gate_replies(replies: list[str], gate, render_cfg, seed: int, render: bool, render_all: bool, label: str):
+    """Gate (and render) every reply concurrently with `gate`, with a progress bar. Returns Gated in order."""
     from brushwork.render import Renderer
 
-    replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
     if not render:
         return [await gate.run(r) for r in replies]
     with progress() as bar:
-        task = bar.add_task(label, total=len(files))
+        task = bar.add_task(label, total=len(replies))
         async with Renderer(render_cfg) as renderer:
             async def one(reply):
                 gated = await gate.run(reply, renderer, seed=seed, render_all=render_all)
@@ -44,11 +45,13 @@ def render(
     seed: int = typer.Option(0, min=0, max=2**32 - 1, help="random seed (Math.random, randomSeed, noiseSeed)"),
     options: RenderSettings = None, options_sources: dict = None,
 ):
-    """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did."""
+    """Render sketches (or replies containing one) to PNG, with a JSON record of what the page did.
+    Exit 1 when a file wrote no PNG (the table's last column says why)."""
     from brushwork.render import Renderer
     from brushwork.sketch import extract_sketch
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    exits.out_dir(out_dir)
+    sketches = {path: extract_sketch(text) for path, text in zip(files, exits.read_files(files))}
     cfg = options.render_config()
 
     async def run():
@@ -57,36 +60,55 @@ def render(
             task = bar.add_task("rendering", total=len(files))
             async with Renderer(cfg) as renderer:
                 async def one(path: Path):
-                    sketch = extract_sketch(path.read_text(encoding="utf-8", errors="replace"))
-                    result = None if sketch is None else await renderer.render(sketch.code, seed=seed)
-                    results[path] = result
+                    sketch = sketches[path]
+                    results[path] = None if sketch is None else await renderer.render(sketch.code, seed=seed)
                     bar.advance(task)
                 await asyncio.gather(*(one(p) for p in files))
         return results
 
     with clear_errors():
-        results = asyncio.run(run())
-    table = Table("file", "status", "paint", "errors", "blocked", "in-page s", "wall s", "cache")
-    failed = 0
-    for path in files:
-        r = results[path]
-        meta_path = out_dir / f"{path.stem}.json"
-        if r is None:
-            failed += 1
-            meta_path.write_text(json.dumps({"file": str(path), "status": "no_sketch"}, indent=2))
-            table.add_row(str(path), "[red]no sketch[/]", "", "", "", "", "", "")
-            continue
-        if r.png is not None:
-            (out_dir / f"{path.stem}.png").write_bytes(r.png)
-        meta_path.write_text(json.dumps({"file": str(path), **r.to_dict()}, indent=2, sort_keys=True))
-        failed += r.status != "ok"
-        t = r.timings
-        table.add_row(str(path), r.status if r.ok else f"[red]{r.status}[/]",
-                      f"{100 * r.paint_fraction:.1f}%" if r.paint_fraction is not None else "-",
-                      str(len(r.js_errors)), str(len(r.blocked_requests)),
-                      f"{t.in_page_s:.2f}" if t.in_page_s else "-", f"{t.wall_s:.2f}", "hit" if r.cache_hit else "")
+        results = asyncio.run(run()) if any(sketches.values()) else dict.fromkeys(files)
+    table = Table("file", "status", "paint", "errors", "blocked", "in-page s", "wall s", "cache", "why no PNG")
+    failed = sum(_write_render(path, results[path], out_dir, table) for path in files)
     out.print(table)
-    raise typer.Exit(1 if failed else 0)
+    if failed:
+        exits.fail(f"{failed} of {len(files)} file(s) wrote no PNG: the table says why", exits.INCOMPLETE)
+
+
+def _write_render(path: Path, r, out_dir: Path, table: Table) -> bool:
+    """Write `<stem>.png` (when the page painted) and `<stem>.json`, add the table's row; True when
+    no PNG was written. A PNG from an earlier run of the same file is removed, never left to mislead."""
+    png, meta = out_dir / f"{path.stem}.png", out_dir / f"{path.stem}.json"
+    why = _why_no_png(r)
+    png.unlink(missing_ok=True)
+    if why is None:
+        png.write_bytes(r.png)
+    record = {"status": "no_sketch"} if r is None else r.to_dict()
+    meta.write_text(json.dumps({"file": str(path), **record, "png": None if why else png.name,
+                                **({"why_no_png": why} if why else {})}, indent=2, sort_keys=True))
+    if r is None:
+        table.add_row(str(path), "[red]no sketch[/]", "", "", "", "", "", "", why)
+        return True
+    t = r.timings
+    status = r.status if why is None else f"[red]{r.status if r.status != 'ok' else 'no PNG'}[/]"
+    table.add_row(str(path), status, f"{100 * r.paint_fraction:.1f}%" if r.paint_fraction is not None else "-",
+                  str(len(r.js_errors)), str(len(r.blocked_requests)),
+                  f"{t.in_page_s:.2f}" if t.in_page_s else "-", f"{t.wall_s:.2f}", "hit" if r.cache_hit else "",
+                  escape(why or ""))
+    return why is not None
+
+
+def _why_no_png(r) -> str | None:
+    """Why a render left no painting to write, in words; None when it left one."""
+    if r is None:
+        return "no sketch in the file: give a .js sketch or a reply with a ```js block"
+    if r.status == "ok" and r.png is not None:
+        return None
+    causes = [f"{e.message}" + (f" (line {e.line})" if e.line else "") for e in r.js_errors[:2]]
+    causes += [f.detail for f in r.flags[:2]]
+    if r.status != "ok":
+        causes.insert(0, f"{r.status}: {r.detail}" if r.detail else r.status)
+    return "; ".join(causes) or "the page captured no canvas"
 
 
 @app.command()
@@ -102,9 +124,10 @@ def check(
     """Gate replies: every rule, static and (unless --no-render) run-time. Exit 0 if all pass, 1 if not."""
     from brushwork.gate import Gate
 
+    replies = exits.read_files(files)
     gate, render_cfg = Gate(options.gate_config()), options.render_config()
     with clear_errors():
-        gated = asyncio.run(_gate_files(files, gate, render_cfg, seed, not no_render, render_all, "checking"))
+        gated = asyncio.run(_gate_replies(replies, gate, render_cfg, seed, not no_render, render_all, "checking"))
     if as_json:
         payload = [{"file": str(f), **g.report.to_dict()} for f, g in zip(files, gated)]
         typer.echo(json.dumps(payload, indent=2))
@@ -173,11 +196,13 @@ def language():
 @app.command()
 def demo(
     out_dir: Path = typer.Option(Path("out/demo"), "-o", "--out", help="where the gallery is written"),
-    workers: int = typer.Option(0, help="parallel browsers (default: one per core)"),
+    workers: int = typer.Option(0, min=0, help="parallel browsers (default, 0: one per core)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="render again even if cached"),
 ):
     """Gate and render the bundled example replies; print a table and write an HTML gallery."""
     from brushwork.demo import run_demo
 
-    code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=progress)
+    exits.out_dir(out_dir)
+    with clear_errors():
+        code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=progress)
     raise typer.Exit(code)

@@ -25,10 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
-
 from brushwork.env.models import SESSION_RECLAIMED, PaintAction, PaintObservation, PaintState
-from brushwork.env.upstream import EnvClient, StepResult
+from brushwork.env.upstream import ConnectionClosed, EnvClient, InvalidHandshake, StepResult
 from brushwork.errors import EnvConnectionError, EnvServerError
 
 
@@ -115,6 +113,14 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
     async def _state_async(self) -> PaintState:
         return await self._call(lambda: EnvClient._state_async(self), replay=True)
 
+    async def _connect_async(self):
+        """OpenEnv's, with a refused or failed connection an `EnvConnectionError` naming the fix."""
+        try:
+            return await EnvClient._connect_async(self)
+        except ConnectionError as e:
+            raise EnvConnectionError(f"cannot reach {self._base_url}: {e.__cause__ or e} (start `brushwork serve` "
+                                     "there, or check the URL and port)") from e
+
     async def _call(self, operation, replay: bool):
         for attempt in (1, 2):
             try:
@@ -125,7 +131,7 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
                 # OpenEnv dropped the socket (a late reply would desync it); the next call replays.
                 raise EnvConnectionError(f"no reply within {self._message_timeout:g}s; the server may be "
                                          "overloaded (raise message_timeout_s or lower the load)") from e
-            except (ConnectionClosed, InvalidHandshake, OSError) as e:
+            except (ConnectionClosed, InvalidHandshake, OSError, EnvConnectionError) as e:
                 if attempt == 2:
                     raise EnvConnectionError(f"lost the connection to {self._base_url} again after "
                                              f"reconnecting: {e} (check that `brushwork serve` is still up "
@@ -157,7 +163,7 @@ class BrushworkEnv(EnvClient[PaintAction, PaintObservation, PaintState]):
         deadline = time.monotonic() + self._reconnect_wait_s
         while True:
             try:
-                await self._connect_async()
+                await EnvClient._connect_async(self)
                 return
             except ConnectionError as e:
                 if time.monotonic() >= deadline:
