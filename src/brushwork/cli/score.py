@@ -9,13 +9,13 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from brushwork.cli import exits
 from brushwork.cli.common import (
     FilesArg,
     SeedOpt,
     app,
     console,
     out,
-    print_error,
     progress,
     with_settings,
 )
@@ -39,8 +39,7 @@ def _pool(path: Path | None, snapshot: str | None = None):
 
 
 def _fail(e: Exception):
-    print_error(e)
-    raise typer.Exit(2)
+    exits.fail(e)
 
 
 @app.command()
@@ -56,11 +55,11 @@ def score(
     from brushwork.errors import BrushworkError
     from brushwork.score.pipeline import Pipeline
 
+    replies = exits.read_files(files)
     try:
         pipeline = Pipeline(options, progress=progress)   # a pool folder's first use renders it: a bar
     except BrushworkError as e:
         _fail(e)
-    replies = [f.read_text(encoding="utf-8", errors="replace") for f in files]
 
     with pipeline, progress() as bar:
         task = bar.add_task("scoring", total=len(files))
@@ -69,8 +68,12 @@ def score(
                                                    on_done=lambda i, p: bar.advance(task))]
     if as_json:
         typer.echo(json.dumps([{"file": str(f), **c.to_dict()} for f, c in zip(files, cards)], indent=2))
-        return
-    out.print(score_table(files, cards, pipeline.reward.preset or "custom"))
+    else:
+        out.print(score_table(files, cards, pipeline.reward.preset or "custom"))
+    unscored = [c for c in cards if c.total is None]
+    if unscored:
+        exits.fail(f"{len(unscored)} of {len(cards)} reply(ies) have no total, a failure on our side and not the "
+                   f"painting's: {unscored[0].infra or 'a term could not run'}", exits.INCOMPLETE)
 
 
 def _fmt(x: float | None) -> str:
@@ -220,7 +223,7 @@ def taste_evaluate_table(report) -> Table:
 @judge_app.command("audit")
 @with_settings(ScoringOptions, keys=JUDGE_KEYS)
 def judge_audit(
-    pairs: int = typer.Option(None, help="pairs of pool paintings to ask about (default 24; with --human: up to "
+    pairs: int = typer.Option(None, min=1, help="pairs of pool paintings to ask about (default 24; with --human: up to "
                                          "200 cross-tier pairs of held-out paintings)"),
     seed: int = typer.Option(0, help="which pairs (and, with --human, the bootstrap's resamples)"),
     human: bool = typer.Option(False, "--human", help="agreement with people's pairwise preferences and tiers, on "
@@ -291,12 +294,13 @@ def human_audit_table(report: dict) -> Table:
 @app.command("serve-hpsv3")
 def serve_hpsv3(
     host: str = typer.Option("127.0.0.1", help="interface to listen on"),
-    port: int = typer.Option(8100, help="port"),
+    port: int = typer.Option(8100, min=1, max=65535, help="port"),
     device: str = typer.Option("cuda", help="torch device for HPSv3"),
     checkpoint: str = typer.Option(None, help="local HPSv3 checkpoint (default: the package's)"),
     preload: bool = typer.Option(False, help="load the model at start instead of on the first request"),
 ):
     """Serve HPSv3 over HTTP (run it on a GPU host, in its own virtualenv with `pip install hpsv3`)."""
+    exits.free_port(host, port)
     import uvicorn
 
     from brushwork.score.hpsv3_service import create_app
