@@ -356,13 +356,13 @@ def _film_eval(root: Path, pool: Path, scored: dict, out: Path) -> None:
     assert everything.terms["judge"].n == 6 and everything.terms["total"].n == 9
     passed = [s for s in data["samples"] if s["passed"]]
     assert len(passed) == 6 and all(s["win"] is not None and len(s["eval_comparisons"]) == 4 for s in passed)
-    assert sorted(data["curves"]) == ["curves/film-per-step.png", "curves/training-loss.png",
-                                      "curves/training-rates.png", "curves/training-reward.png",
-                                      "curves/training-terms.png"]
+    assert sorted(data["curves"]) == ["curves/film-diversity.png", "curves/film-per-step.png",
+                                      "curves/training-loss.png", "curves/training-rates.png",
+                                      "curves/training-reward.png", "curves/training-terms.png"]
     assert all((out / c).is_file() for c in data["curves"])
     page = (out / "report.html").read_text()
     assert page.count('<img src="data:image/jpeg;base64,') == 3     # the last step's three paintings
-    assert page.count('<img src="data:image/png;base64,') == 5      # the curves
+    assert page.count('<img src="data:image/png;base64,') == 6      # the curves
     assert "&lt;script&gt;alert(&#x27;owned&#x27;)&lt;/script&gt;" in page and "<script" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page and "<img src=x" not in page
     assert "text_on_canvas" in page and "win rate vs eval" in page

@@ -17,12 +17,14 @@ Series = dict[str, list[tuple[int, float]]]   # metric -> (step, value) points
 
 FAMILIES = (
     ("reward", ("reward", "rewards/brushwork/mean", "reward_std", "rewards/brushwork/std")),
-    ("terms", ("brushwork/gate", "brushwork/length", "brushwork/judge", "brushwork/aesthetic")),
+    ("terms", ("brushwork/gate", "brushwork/length", "brushwork/judge", "brushwork/aesthetic",
+               "brushwork/diversity", "brushwork/adherence")),
     ("rates", ("brushwork/gate_pass_rate", "brushwork/cheat_rate", "brushwork/none_rate")),
     ("paint", ("brushwork/paint_fraction",)),
     ("loss", ("loss", "grad_norm", "kl", "entropy")),
     ("schedule", ("learning_rate",)),
     ("per-step", ("gate pass rate", "mean total", "win rate vs eval")),   # a film's own summaries
+    ("diversity", ("diversity within prompt", "distinct compositions")),    # and its groups' spread
 )
 SKIP = {"step", "epoch", "total_flos", "train_runtime", "train_samples_per_second", "train_steps_per_second"}
 MAX_OTHER = 12
