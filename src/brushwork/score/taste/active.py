@@ -29,7 +29,8 @@ import numpy as np
 
 from brushwork.pool.choice import Choice
 from brushwork.pool.store import PoolStore
-from brushwork.score.taste.model import FeatureCache, Procedure, _fit_head, _Head
+from brushwork.score.taste.head import Procedure, _fit_head, _Head
+from brushwork.score.taste.model import FeatureCache
 
 log = logging.getLogger(__name__)
 

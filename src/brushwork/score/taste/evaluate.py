@@ -28,18 +28,12 @@ from brushwork.core import embedding
 from brushwork.core.stats import painting_interval
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
-from brushwork.score.taste.model import (
-    CHOICES,
-    FeatureCache,
-    Procedure,
-    _candidates,
-    _fit_head,
-    _folds,
-    _tier_pairs,
-    choose,
-)
+from brushwork.score.taste.head import BOUNDS, Bounds, Procedure, _fit_head, _tier_pairs
+from brushwork.score.taste.model import FeatureCache
+from brushwork.score.taste.select import CHOICES, _candidates, _splits, choose
 
 MIN_DOMAIN = 6          # paintings a domain needs to be held out on its own
+CURVE_SIZES = (10, 15, 20, 30, 40, 60, 80)   # ratings the learning curve fits on (and all a fold holds)
 OTHER = "other"
 SPLITS = ("all", "train")
 
@@ -99,16 +93,18 @@ class Figure:
 class Measure:
     """One way of holding paintings out: what was fit on, what was ranked, how well."""
 
-    kind: str                      # nested | domain | transfer
+    kind: str                      # nested | domain | transfer | curve
     name: str
     trained_on: str
     tested_on: str
     figures: dict[str, Figure]     # tier pairs, then "overall"
     chosen: dict[str, int] = field(default_factory=dict)   # procedure -> fits that chose it
+    ratings: int | None = None     # curve: the ratings each fit had
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "name": self.name, "trained_on": self.trained_on, "tested_on": self.tested_on,
-                "figures": {k: f.to_dict() for k, f in self.figures.items()}, "chosen": self.chosen}
+                "ratings": self.ratings, "figures": {k: f.to_dict() for k, f in self.figures.items()},
+                "chosen": self.chosen}
 
 
 @dataclass(frozen=True)
@@ -122,10 +118,6 @@ class Evaluation:
     def to_dict(self) -> dict:
         return {"features": self.features, "split": self.split, "pools": self.pools, "settings": self.settings,
                 "measures": [m.to_dict() for m in self.measures]}
-
-
-def label(procedure: Procedure) -> str:
-    return f"{procedure.name}, l2 {procedure.l2:g}"
 
 
 def _figures(records: list[tuple[int, int, int]], tiers: tuple[str, ...], resamples: int, seed: int) -> dict:
@@ -142,34 +134,63 @@ def _figures(records: list[tuple[int, int, int]], tiers: tuple[str, ...], resamp
             for k, recs in groups.items()}
 
 
-def _fit_and_rank(source: Rated, train, target: Rated, test, procedures, seed: int, chosen: Counter) -> list:
+def _fit_and_rank(source: Rated, train, target: Rated, test, procedures, seed: int, chosen: Counter,
+                  bounds: Bounds = BOUNDS) -> list:
     """Choose a procedure on source[train] (inner CV), fit it there, rank target[test]'s
-    cross-tier pairs: (better, worse, hit) in target's indices."""
+    cross-tier pairs (each painting in its own domain, as the judge compares): (better, worse,
+    hit) in target's indices."""
     train, test = np.asarray(train), np.asarray(test)
     tiers = [source.tiers[i] for i in train]
-    procedure = choose(procedures, source.classical[train], source.e(train), tiers, TIERS, seed)
-    chosen[label(procedure)] += 1
+    domains = [source.domains[i] for i in train]
+    procedure = choose(procedures, source.classical[train], source.e(train), tiers, TIERS, seed, domains, bounds)
+    chosen[procedure.label] += 1
     local = {int(g): n for n, g in enumerate(train)}
     prefs = [(local[a], local[b]) for a, b in source.prefs if a in local and b in local]
-    head = _fit_head(procedure, source.classical[train], source.e(train), tiers, TIERS, prefs)
-    u = head.utilities(target.classical[test], target.e(test))
+    head = _fit_head(procedure, source.classical[train], source.e(train), tiers, TIERS, prefs, domains, bounds)
+    u = head.utilities(target.classical[test], target.e(test), [target.domains[i] for i in test])
     return [(int(test[a]), int(test[b]), int(u[a] > u[b]))
             for a, b in _tier_pairs([target.tiers[i] for i in test], TIERS)]
 
 
-def nested(data: Rated, procedures, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000):
+def nested(data: Rated, procedures, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000,
+           bounds: Bounds = BOUNDS) -> Measure:
     """The product's nested CV (`fit`'s folds and inner choice), with painting-level intervals."""
-    rng = np.random.default_rng(seed)
     records, chosen = [], Counter()
-    for _ in range(repeats):
-        fold_of = _folds(list(data.tiers), TIERS, folds, rng)
-        for f in range(folds):
-            train, test = np.where(fold_of != f)[0], np.where(fold_of == f)[0]
-            if len({data.tiers[i] for i in train}) < 2 or not len(test):
-                continue
-            records += _fit_and_rank(data, train, data, test, procedures, seed, chosen)
+    for train, test in _splits(list(data.tiers), TIERS, folds, repeats, seed):
+        records += _fit_and_rank(data, train, data, test, procedures, seed, chosen, bounds)
     return Measure("nested", f"nested {folds}-fold CV x {repeats}", data.name, data.name,
                    _figures(records, data.tiers, resamples, seed), dict(chosen))
+
+
+def _subsample(train: np.ndarray, tiers: tuple[str, ...], n: int, rng) -> np.ndarray:
+    """`n` of the `train` paintings, each tier in its share (at least one of each tier there)."""
+    by_tier = {t: [int(i) for i in train if tiers[i] == t] for t in TIERS}
+    by_tier = {t: idx for t, idx in by_tier.items() if idx}
+    take = {t: max(1, round(n * len(idx) / len(train))) for t, idx in by_tier.items()}
+    while sum(take.values()) > n:     # rounding up the small tiers overshot: trim the largest
+        take[max(take, key=take.get)] -= 1
+    return np.array(sorted(i for t, idx in by_tier.items() for i in rng.choice(idx, take[t], replace=False)))
+
+
+def learning_curve(data: Rated, procedures, folds: int = 5, repeats: int = 1, seed: int = 0,
+                   resamples: int = 2000, bounds: Bounds = BOUNDS, sizes=CURVE_SIZES) -> list[Measure]:
+    """Held-out accuracy after n ratings: in each outer fold of the nested CV, the procedure
+    (inner choice included) is fitted on n of the fold's training paintings drawn within their
+    tiers, and ranks the fold's held-out paintings, for n in `sizes` up to all the fold holds.
+    Where the curve still climbs at all, more ratings would help."""
+    splits = list(_splits(list(data.tiers), TIERS, folds, repeats, seed))
+    full = min(len(train) for train, _ in splits)
+    points = sorted({n for n in sizes if n < full} | {full})
+    rng = np.random.default_rng(seed)
+    records: dict[int, list] = {n: [] for n in points}
+    chosen: dict[int, Counter] = {n: Counter() for n in points}
+    for train, test in splits:
+        for n in points:
+            sub = train if n >= len(train) else _subsample(train, data.tiers, n, rng)
+            records[n] += _fit_and_rank(data, sub, data, test, procedures, seed, chosen[n], bounds)
+    return [Measure("curve", f"after {n} ratings" + (" (all)" if n == full else ""),
+                    f"{data.name} ({n} ratings)", data.name, _figures(records[n], data.tiers, resamples, seed),
+                    dict(chosen[n]), ratings=n) for n in points]
 
 
 def domain_groups(domains: tuple[str, ...]) -> tuple[str, ...]:
@@ -178,7 +199,8 @@ def domain_groups(domains: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(d if sizes[d] >= MIN_DOMAIN else OTHER for d in domains)
 
 
-def leave_domain_out(data: Rated, procedures, seed: int = 0, resamples: int = 2000) -> list[Measure]:
+def leave_domain_out(data: Rated, procedures, seed: int = 0, resamples: int = 2000,
+                     bounds: Bounds = BOUNDS) -> list[Measure]:
     """One measure per held-out domain group with two tiers to rank, then all of them pooled
     (each pair still ranked by the model that never saw its domain)."""
     groups = domain_groups(data.domains)
@@ -189,7 +211,7 @@ def leave_domain_out(data: Rated, procedures, seed: int = 0, resamples: int = 20
         if len({data.tiers[i] for i in train}) < 2 or len({data.tiers[i] for i in test}) < 2:
             continue
         chosen = Counter()
-        records = _fit_and_rank(data, train, data, test, procedures, seed, chosen)
+        records = _fit_and_rank(data, train, data, test, procedures, seed, chosen, bounds)
         chosen_all.update(chosen)
         pooled += records
         rest = ", ".join(sorted(set(groups) - {group}))
@@ -201,10 +223,12 @@ def leave_domain_out(data: Rated, procedures, seed: int = 0, resamples: int = 20
     return measures
 
 
-def transfer(source: Rated, target: Rated, procedures, seed: int = 0, resamples: int = 2000) -> Measure:
+def transfer(source: Rated, target: Rated, procedures, seed: int = 0, resamples: int = 2000,
+             bounds: Bounds = BOUNDS) -> Measure:
     """Fit on all of `source` (its own inner choice, as `fit` does), rank all of `target`."""
     chosen = Counter()
-    records = _fit_and_rank(source, range(len(source)), target, np.arange(len(target)), procedures, seed, chosen)
+    records = _fit_and_rank(source, range(len(source)), target, np.arange(len(target)), procedures, seed, chosen,
+                            bounds)
     return Measure("transfer", f"{source.name} -> {target.name}", source.name, target.name,
                    _figures(records, target.tiers, resamples, seed), dict(chosen))
 
@@ -223,18 +247,21 @@ def procedures_for(features: str, l2: float | None = None, dims: int | None = No
 
 def evaluate(pools: dict[str, Pool], features: str = "auto", split: str = "all", l2: float | None = None,
              dims: int | None = None, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000,
-             cache: FeatureCache | None = None) -> Evaluation:
-    """Nested CV and leave-one-domain-out on each pool; transfer both ways between every two."""
+             cache: FeatureCache | None = None, curve: bool = True, bounds: Bounds = BOUNDS) -> Evaluation:
+    """Nested CV, the learning curve (with `curve`) and leave-one-domain-out on each pool;
+    transfer both ways between every two. `bounds`: which of the head's bounds every fit adds."""
     procedures = procedures_for(features, l2, dims)
     cache = cache or FeatureCache()
     embeddings = any(p.kind != "classical" for p in procedures)
     data = [rated(pool, name, cache, embeddings, split) for name, pool in pools.items()]
     measures: list[Measure] = []
     for d in data:
-        measures.append(nested(d, procedures, folds, repeats, seed, resamples))
-        measures += leave_domain_out(d, procedures, seed, resamples)
+        measures.append(nested(d, procedures, folds, repeats, seed, resamples, bounds))
+        measures += learning_curve(d, procedures, folds, 1, seed, resamples, bounds) if curve else []
+        measures += leave_domain_out(d, procedures, seed, resamples, bounds)
     for a in data:
-        measures += [transfer(a, b, procedures, seed, resamples) for b in data if b is not a]
+        measures += [transfer(a, b, procedures, seed, resamples, bounds) for b in data if b is not a]
     settings = {"folds": folds, "repeats": repeats, "seed": seed, "resamples": resamples, "l2": l2, "dims": dims,
-                "min_domain": MIN_DOMAIN, "candidates": len(procedures), "per_image_ms": cache.per_image_ms()}
+                "min_domain": MIN_DOMAIN, "candidates": len(procedures), "bounds": bounds.name,
+                "per_image_ms": cache.per_image_ms()}
     return Evaluation(features, split, {d.name: d.counts() for d in data}, tuple(measures), settings)

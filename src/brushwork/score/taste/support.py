@@ -5,16 +5,15 @@ the pool (flat clip-art is all hard edge and saturated colour) gets a utility fa
 love tier, though no rater ever saw anything like it. The support bounds that.
 
 Distance: a painting's mean Euclidean distance to its `k` nearest rated training paintings,
-in standardised coordinates: the classical features, and the embedding's principal components
-when the head uses them (`_Head.support_raw`; the classical ones stay even then, because flat
-clip-art lies inside the embedding's few components yet far outside the pool's edges and
-colours). Scale: the same distance for each
-training painting to its `k` nearest *other* paintings (leave-one-out), whose `EDGE_QUANTILE`
-is the support's edge, i.e. how far from its neighbours a rated painting the pool itself holds
-lies. Weight: 1 up to the edge, then a smooth Gaussian fall, `exp(-((r - 1) / WIDTH)²)` at
-`r = distance / edge`, to 0 far outside. Bound: above the bottom tier's mean utility (the
-floor) the utility is shrunk toward it, `floor + weight · (u - floor)`; at or below the floor
-it is kept (an off-support painting is never paid more for being off support).
+in standardised coordinates: the classical features of the medium, whatever features the head
+reads (`_Head.support_raw`: flat clip-art lies near the pool in the embedding's components yet far
+outside its edges and colours, and beside tens of components those distances would be diluted).
+Scale: the same distance for each training painting to its `k` nearest *other* paintings
+(leave-one-out), whose `EDGE_QUANTILE` is the support's edge, i.e. how far from its neighbours
+a rated painting the pool itself holds lies. Weight: 1 up to the edge, then a smooth Gaussian
+fall, `exp(-((r - 1) / WIDTH)²)` at `r = distance / edge`, to 0 far outside. Bound: above the
+bottom tier's mean utility (the floor) the utility is shrunk toward it, `floor + weight · (u -
+floor)`; at or below the floor it is kept (an off-support painting is never paid more for being off support).
 
 The same bound, a second time, for the top tier (`Support.fit(..., floor=...)`): distances in
 the structure features (brushwork.core.features.STRUCTURE: linework) to the top tier's

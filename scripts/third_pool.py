@@ -1,0 +1,88 @@
+"""A third taste pool, built offline: the painter again, rated by a rule over OTHER parameters.
+
+    .venv/bin/python scripts/third_pool.py [--out DIR] [--per-domain 10] [--no-render]
+
+`scripts/second_pool.py`'s rater likes wet, grainy, layered paint (the medium). This rater
+ignores the medium and rates what a painting shows and how it sits on the page:
+
+    size of the motif (the painter's `scale`, drawn wide) + a warm palette + a light paper
+
+so a taste model that only learnt "more bleed and grain" from the second pool, or "drawn
+detail" from the bundled one, has nothing to lean on here. The paintings are new (other
+seeds than the second pool's), tiers are thirds within each domain, and the rule never reads
+the image statistics the taste model measures. Like the second pool it is a PROXY for a
+person, not a person: it checks that the procedure (and each of its bounds) holds up on a
+taste it was not designed around.
+
+The folder holds sources and metadata only (`brushwork.pool.load_pool` renders the PNGs once
+into brushwork's cache), under `$BRUSHWORK_CACHE/third-pool` by default. Then:
+
+    brushwork taste evaluate --pool ~/.cache/brushwork/third-pool --other-pool ~/.cache/brushwork/second-pool
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from brushwork.painter import SUBJECTS, paint
+from brushwork.paths import cache_root
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from second_pool import DOMAINS, write  # noqa: E402  (the folder layout is the second pool's)
+
+RATER = ("rule over painter parameters (motif size, warm palette, light paper), thirds within each domain: "
+         "a proxy, not a person")
+WARM = frozenset({"peach", "apricot", "coral", "red", "orange", "yellow", "magenta", "pink", "gold", "autumn",
+                  "rust", "dawn", "dusk", "sand", "rose sand", "autumn alpine", "sunset", "citrus", "earth"})
+LIGHT_PAPERS = frozenset({"warm white", "cream", "cool white", "blush"})
+
+
+def taste_rule(params: dict) -> float:
+    """The rater: higher is better. Reads only the painter's parameters (none of the medium's)."""
+    size = (params["scale"] - 0.6) / 0.65
+    return size + (params["palette"] in WARM) + 0.5 * (params["paper"] in LIGHT_PAPERS)
+
+
+def paintings(per_domain: int, seed: int = 0) -> list[dict]:
+    """Metadata records (with the sketch under "code") of every painting, tiers assigned."""
+    records = []
+    for domain in DOMAINS:
+        rng = random.Random(f"third-pool:{seed}:{domain}")
+        subjects = SUBJECTS[domain]
+        drawn = []
+        for n in range(per_domain):
+            painting = paint(3000 + n, subjects[n % len(subjects)], scale=round(rng.uniform(0.6, 1.25), 2))
+            drawn.append((taste_rule(painting.params), n, painting))
+        drawn.sort(key=lambda t: (-t[0], t[1]))
+        for rank, (score, n, painting) in enumerate(drawn):
+            tier = "love" if rank < per_domain / 3 else "okay" if rank < 2 * per_domain / 3 else "nope"
+            slug = f"{domain}_{n:02d}"
+            records.append({"file_name": f"images/{slug}.png", "source": f"sources/{slug}.js", "tier": tier,
+                            "subject": painting.subject, "domain": domain, "generator": "brushwork.painter",
+                            "rater": RATER, "rule_score": round(score, 3), "params": painting.params,
+                            "code": painting.code})
+    return records
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=cache_root() / "third-pool", help="pool folder to write")
+    parser.add_argument("--per-domain", type=int, default=10, help="paintings per painter domain")
+    parser.add_argument("--no-render", action="store_true", help="write the folder only")
+    args = parser.parse_args()
+    records = paintings(args.per_domain)
+    out = write(args.out, records)
+    tiers = {t: sum(r["tier"] == t for r in records) for t in ("love", "okay", "nope")}
+    print(f"wrote {len(records)} paintings to {out}: {tiers}")
+    if not args.no_render:
+        from brushwork.pool import load_pool
+
+        pool = load_pool(out, on_rendered=lambda done, total: print(f"\rrendered {done}/{total}", end=""))
+        print(f"\nrendered into {pool.root} (snapshot {pool.snapshot})")
+
+
+if __name__ == "__main__":
+    main()
