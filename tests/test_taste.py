@@ -309,3 +309,20 @@ def test_the_structure_bound_is_the_task_domains(example_pool, tmp_path):
     loaded = taste.TasteModel.load(model.save(tmp_path / "taste.json"))
     assert loaded.digest == model.digest and set(loaded.structures) == set(model.structures)
     assert loaded.utility(png, "landscape") == pytest.approx(model.utility(png, "landscape"))
+
+
+def test_each_bound_can_be_left_out_to_measure_what_it_buys(example_pool):
+    """benchmarks/taste_bounds.py measures each bound by fitting without it: without the
+    support nothing is shrunk toward the bottom tier, without the structure nothing stops at the
+    middle tier, and without the paid floor the structure floor is the middle tier's unbounded
+    mean, above what the bounded model pays it (so a painting held there out-earns a typical
+    okay painting). The deployed fit (its twin) has all three."""
+    full = taste.fit(example_pool, features="classical", l2=30.0)
+    assert full.support is not None and full.structure is not None and full.report["bounds"] == "all bounds"
+    bare = taste.fit(example_pool, features="classical", l2=30.0, bounds=taste_head.Bounds(False, False, False))
+    assert bare.support is None and bare.structure is None and not bare.structures
+    assert np.allclose(bare.weights, full.weights)              # the same head: only the bounds differ
+    unpaid = taste.fit(example_pool, features="classical", l2=30.0, bounds=taste_head.Bounds(paid_floor=False))
+    assert unpaid.structure.floor > full.structure.floor + 0.1
+    assert full.pivot == pytest.approx(full.structure.floor, abs=1e-3)
+    assert unpaid.report["bounds"] == "without paid_floor"
