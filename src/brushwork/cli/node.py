@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from brushwork.cli import exits
 from brushwork.cli.common import app, console, out, print_error
 
 node_app = typer.Typer(no_args_is_help=True, help="Bring a training node's scoring services up (judge, HPSv3, "
@@ -51,7 +52,7 @@ def up(
         node_plan = load_plan(plan)
         train = _train_command(node_plan)
     except BrushworkError as e:
-        print_error(e)
+        print_error(exits.one_line(e))   # a YAML error's own lines would read as a traceback
         raise typer.Exit(2) from None
     out.print(_split(node_plan))
     if dry_run:
