@@ -7,6 +7,7 @@ import faulthandler
 import inspect
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,33 @@ def tiny_model(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("tiny-models")
     return lambda spec: build_tiny(spec, root / spec.key)
+
+
+@pytest.fixture(scope="session")
+def reciting_model(tmp_path_factory) -> Path:
+    """The tiny model fine-tuned to write one procedural sketch whatever the hibiscus prompt: its
+    paintings pass the gate at every step, and render once (the cache). Built once per session
+    (a few CPU-seconds on a quiet machine, minutes on a busy one) and only read by the tests."""
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+
+    from brushwork.env.tasks import dataset_rows
+    from brushwork.train.policy import load_policy
+    from brushwork.train.tiny import TinySpec, build_tiny, warmup_rows
+
+    folder = tmp_path_factory.mktemp("reciting-model")
+    model, tokenizer = load_policy(str(build_tiny(TinySpec(), folder / "tiny")))
+    sketch = warmup_rows(1, seed=1, domains=["hibiscus"])[0]["completion"]
+    rows = [{"prompt": row["prompt"], "completion": sketch} for row in dataset_rows(["hibiscus"], 1, 0)]
+    config = SFTConfig(output_dir=str(folder / "sft"), num_train_epochs=20, per_device_train_batch_size=1,
+                       learning_rate=5e-3, lr_scheduler_type="cosine", warmup_steps=10, save_strategy="no",
+                       report_to="none", max_length=tokenizer.model_max_length, use_cpu=True, bf16=False,
+                       disable_tqdm=True)
+    trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    trainer.train()
+    trainer.save_model(str(folder / "base"))
+    tokenizer.save_pretrained(str(folder / "base"))
+    return folder / "base"
 
 
 # -- what a test needs ------------------------------------------------------------------------------

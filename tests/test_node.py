@@ -112,10 +112,8 @@ def test_a_busy_port_is_refused_before_anything_starts(tmp_path):
 @pytest.mark.chromium
 @pytest.mark.torch
 @pytest.mark.timeout(1500)     # the environment server renders the example pool at start
-def test_node_up_with_standins_serves_a_two_step_training_run(tmp_path):
-    from test_train_logging import _reciting_model
-
-    base = _reciting_model(tmp_path / "model")
+def test_node_up_with_standins_serves_a_two_step_training_run(tmp_path, reciting_model):
+    base = reciting_model
     python = shlex.quote(sys.executable)
     plan = _write(tmp_path, {
         "name": "standins", "about": "the GPU services as stand-ins", "gpus": 0,
@@ -168,6 +166,7 @@ def test_node_up_with_standins_serves_a_two_step_training_run(tmp_path):
     assert {p.name for p in logs.iterdir()} == {"judge.log", "hpsv3.log", "env.log"}
     time.sleep(1)
     ports = [s["port"] for s in yaml.safe_load(plan.read_text())["services"].values()]
-    for port in ports:                                   # every service is gone: its port is free again
+    for port in ports:                                   # every service is gone: nothing listens on its port
         with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # closed connections may linger
             s.bind(("127.0.0.1", port))

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_train_logging import _reciting_model
 
 from brushwork.errors import ConfigError
 from brushwork.train.config import CONFIG_DIR, parse
@@ -158,13 +157,13 @@ def _rgb(png: bytes):
 @pytest.mark.slow
 @pytest.mark.chromium
 @pytest.mark.timeout(1500)     # a loaded 2-core machine renders the pool slowly in the scorer's start
-def test_two_processes_train_with_one_scorer_for_the_node(tmp_path):
+def test_two_processes_train_with_one_scorer_for_the_node(tmp_path, reciting_model):
     """`accelerate launch` with two CPU processes (gloo) trains the tiny model 3 steps: 4 rollouts a
     step as configured (2 per process), all scored by the one server the first process owns,
     on one film without a collision, with each step's best painting the best of both."""
     import numpy as np
 
-    base = _reciting_model(tmp_path / "model")
+    base = reciting_model
     out = tmp_path / "run"
     done = _launch("-m", "brushwork.cli", "train", "--config", TINY, "--tiny", "false",
                    "--model_name_or_path", str(base), "--output_dir", str(out), "--sft_samples", "0",

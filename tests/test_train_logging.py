@@ -100,30 +100,6 @@ def test_a_failing_tracker_warns_once_and_training_goes_on():
     callback.on_log(SimpleNamespace(report_to=[]), state, None, logs={})   # no backend: nothing to do
 
 
-def _reciting_model(folder: Path) -> Path:
-    """The tiny model fine-tuned to write one procedural sketch whatever the hibiscus prompt
-    (~10 s): its paintings pass the gate at every step, and render once (the cache)."""
-    from datasets import Dataset
-    from trl import SFTConfig, SFTTrainer
-
-    from brushwork.env.tasks import dataset_rows
-    from brushwork.train.policy import load_policy
-    from brushwork.train.tiny import TinySpec, build_tiny, warmup_rows
-
-    model, tokenizer = load_policy(str(build_tiny(TinySpec(), folder / "tiny")))
-    sketch = warmup_rows(1, seed=1, domains=["hibiscus"])[0]["completion"]
-    rows = [{"prompt": row["prompt"], "completion": sketch} for row in dataset_rows(["hibiscus"], 1, 0)]
-    config = SFTConfig(output_dir=str(folder / "sft"), num_train_epochs=20, per_device_train_batch_size=1,
-                       learning_rate=5e-3, lr_scheduler_type="cosine", warmup_steps=10, save_strategy="no",
-                       report_to="none", max_length=tokenizer.model_max_length, use_cpu=True, bf16=False,
-                       disable_tqdm=True)
-    trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
-    trainer.train()
-    trainer.save_model(str(folder / "base"))
-    tokenizer.save_pretrained(str(folder / "base"))
-    return folder / "base"
-
-
 def _trackio_rows(trackio_dir: Path, project: str) -> list[tuple[int, dict]]:
     db = trackio_dir / f"{project}.db"
     assert db.exists(), f"no trackio store at {db}: {sorted(p.name for p in trackio_dir.iterdir())}"
@@ -135,13 +111,14 @@ def _trackio_rows(trackio_dir: Path, project: str) -> list[tuple[int, dict]]:
 @pytest.mark.slow
 @pytest.mark.chromium
 @pytest.mark.timeout(300)
-def test_tiny_grpo_logs_term_stats_and_best_paintings_to_trackio_offline_and_tensorboard(example_pool, tmp_path):
+def test_tiny_grpo_logs_term_stats_and_best_paintings_to_trackio_offline_and_tensorboard(example_pool, tmp_path,
+                                                                                           reciting_model):
     """2 real GRPO steps (`brushwork train`) of a tiny model that paints one sketch that passes,
     `report_to: [trackio, tensorboard]`, trackio's store under tmp_path and the hub offline."""
     import yaml
 
     out, store = tmp_path / "run", tmp_path / "trackio"
-    base = _reciting_model(tmp_path / "model")
+    base = reciting_model
     config = yaml.safe_load(Path(TINY).read_text())
     config["report_to"] = ["trackio", "tensorboard"]       # a list only from a file (the command line takes one)
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))

@@ -221,6 +221,8 @@ class Node:
             if service.command is None:
                 continue
             with socket.socket() as s:
+                # as servers bind (uvicorn, vLLM): a port whose old connections linger in TIME_WAIT is free
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 try:
                     s.bind(("127.0.0.1", service.port))
                 except OSError:
