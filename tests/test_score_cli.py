@@ -78,3 +78,26 @@ async def test_audit_measures_position_bias(example_pool):
                              n_pairs=6)
     assert biased["position_bias_rate"] == 1 and biased["first_wins_rate"] == 1 and biased["asked"] == 24
     assert biased["order_consistency"] == 0
+
+
+def test_an_unreachable_judge_exits_1_and_says_which_and_how_to_fix_it(example_pool, tmp_path):
+    """Nothing listens at --judge-url: the reply has no total (our failure, not the painting's), the
+    table's notes and one error line name the judge and the fix, and the command exits 1. Its legal
+    twin, the same reply with the offline judge, has a total and exits 0."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    (tmp_path / "honest.md").write_text(HONEST)
+    reply = [str(tmp_path / "honest.md"), "--workers", "1"]
+    dead = CliRunner().invoke(app, ["score", *reply, "--judge", "openai", "--judge-model", "m",
+                                    "--judge-url", f"http://127.0.0.1:{closed}/v1"], env={"COLUMNS": "400"})
+    assert dead.exit_code == 1, dead.output
+    (error,) = [line for line in dead.stderr.splitlines() if line.startswith("error:")]
+    assert "no total" in error and f"127.0.0.1:{closed}" in error and "check that it is running" in error
+    row = next(line for line in dead.stdout.splitlines() if "honest.md" in line)
+    assert "None" in row and "unreachable" in row
+    twin = CliRunner().invoke(app, ["score", *reply, "--json"])
+    assert twin.exit_code == 0, twin.output
+    assert json.loads(twin.stdout)[0]["total"] is not None
