@@ -69,17 +69,17 @@ def render(
     with clear_errors():
         results = asyncio.run(run()) if any(sketches.values()) else dict.fromkeys(files)
     table = Table("file", "status", "paint", "errors", "blocked", "in-page s", "wall s", "cache", "why no PNG")
-    failed = sum(_write_render(path, results[path], out_dir, table) for path in files)
+    failed = sum(_write_render(path, sketches[path], results[path], out_dir, table) for path in files)
     out.print(table)
     if failed:
         exits.fail(f"{failed} of {len(files)} file(s) wrote no PNG: the table says why", exits.INCOMPLETE)
 
 
-def _write_render(path: Path, r, out_dir: Path, table: Table) -> bool:
+def _write_render(path: Path, sketch, r, out_dir: Path, table: Table) -> bool:
     """Write `<stem>.png` (when the page painted) and `<stem>.json`, add the table's row; True when
     no PNG was written. A PNG from an earlier run of the same file is removed, never left to mislead."""
     png, meta = out_dir / f"{path.stem}.png", out_dir / f"{path.stem}.json"
-    why = _why_no_png(r)
+    why = _why_no_png(sketch, r)
     png.unlink(missing_ok=True)
     if why is None:
         png.write_bytes(r.png)
@@ -98,13 +98,15 @@ def _write_render(path: Path, r, out_dir: Path, table: Table) -> bool:
     return why is not None
 
 
-def _why_no_png(r) -> str | None:
-    """Why a render left no painting to write, in words; None when it left one."""
+def _why_no_png(sketch, r) -> str | None:
+    """Why a render left no painting to write, in words (lines of the file); None when it left one."""
     if r is None:
         return "no sketch in the file: give a .js sketch or a reply with a ```js block"
     if r.status == "ok" and r.png is not None:
         return None
-    causes = [f"{e.message}" + (f" (line {e.line})" if e.line else "") for e in r.js_errors[:2]]
+    causes = ["the reply is cut off (its code block never closes)"] if sketch.truncated else []
+    causes += [f"{e.message}" + (f" (line {e.line + sketch.start_line - 1})" if e.line else "")
+               for e in r.js_errors[:2]]
     causes += [f.detail for f in r.flags[:2]]
     if r.status != "ok":
         causes.insert(0, f"{r.status}: {r.detail}" if r.detail else r.status)
