@@ -155,6 +155,7 @@ PROTOCOL = {
     "NotImplementedError": None,                       # an abstract method, anywhere
     "AttributeError": {"__getattr__", "__setattr__", "__delattr__", "__getattribute__"},   # attribute lookup
     "StopIteration": {"__next__"},                     # the iterator protocol
+    "ValueError": {"<validator>"},                     # pydantic's validators: it wraps it in a ValidationError
 }
 # Raises that are right as they are, each with its reason.
 ALLOWED = {
@@ -167,10 +168,17 @@ def _builtin_raises(tree: ast.AST):
     built-in X; a bare `raise` (re-raise) is not one."""
     found = []
 
+    def name_of(function) -> str:
+        decorators = getattr(function, "decorator_list", [])
+        called = [d.func if isinstance(d, ast.Call) else d for d in decorators]
+        if any(getattr(d, "id", getattr(d, "attr", "")).endswith("_validator") for d in called):
+            return "<validator>"
+        return getattr(function, "name", "<lambda>")
+
     def walk(node, function, catching):
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                walk(child, getattr(child, "name", "<lambda>"), frozenset())
+                walk(child, name_of(child), frozenset())
                 continue
             if isinstance(child, ast.Try):
                 names = set()
@@ -191,7 +199,7 @@ def _builtin_raises(tree: ast.AST):
             if name in BUILTIN_ERRORS:
                 found.append((node.lineno, name, function, name in catching or "Exception" in catching))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            walk(node, getattr(node, "name", "<lambda>"), frozenset())
+            walk(node, name_of(node), frozenset())
         else:
             walk(node, function, catching)
 
@@ -230,10 +238,11 @@ def test_the_raise_finder_sees_what_it_must():
               "def g():\n    try:\n        raise KeyError\n    except KeyError:\n        pass\n"
               "def h():\n    try:\n        pass\n    except OSError:\n        raise RuntimeError('no')\n"
               "class C:\n    def __getattr__(self, n):\n        raise AttributeError(n)\n"
-              "def i():\n    raise\n")
+              "def i():\n    raise\n"
+              "class M:\n    @model_validator(mode='after')\n    def check(self):\n        raise ValueError('x')\n")
     found = {(line, name, function, caught) for line, name, function, caught in _builtin_raises(ast.parse(source))}
     assert found == {(2, "ValueError", "f", False), (5, "KeyError", "g", True), (12, "RuntimeError", "h", False),
-                     (15, "AttributeError", "__getattr__", False)}
+                     (15, "AttributeError", "__getattr__", False), (21, "ValueError", "<validator>", False)}
 
 
 # -- comments say the fact, never a section of a document outside the repository -------------------

@@ -123,7 +123,7 @@ def _start_order(services: dict[str, Service]) -> list[str]:
     while len(order) < len(services):
         ready = [n for n, s in services.items() if n not in placed and set(s.after) <= placed]
         if not ready:
-            raise ValueError(f"services wait for each other in a circle: {sorted(set(services) - placed)}")
+            raise ConfigError(f"services wait for each other in a circle: {sorted(set(services) - placed)}")
         order += ready
         placed |= set(ready)
     return order
