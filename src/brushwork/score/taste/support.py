@@ -101,5 +101,6 @@ class Support:
 
 
 def _pairwise(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    sq = (a ** 2).sum(1)[:, None] + (b ** 2).sum(1)[None, :] - 2 * a @ b.T
-    return np.sqrt(np.maximum(sq, 0.0))
+    """Euclidean distances, row by row of differences (no matrix product, whose last bits depend on
+    the arrays' memory layout: a saved and reloaded model answers the same to the bit)."""
+    return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(-1))
