@@ -83,7 +83,7 @@ CASES: dict[str, list[Case]] = {
     "judge audit": [Case("judge audit --pairs 0", "greater than or equal to 1"),
                     Case("judge audit --pool missing", "metadata.jsonl")],
     "doctor": [Case("doctor --timeout 0", "greater than or equal to 1")],
-    "pool init": [Case("pool init afile", "afile", known="FileExistsError traceback; the pool CLI's to fix")],
+    "pool init": [Case("pool init afile", "is a file, not a folder")],
     "pool add": [Case("pool add missing good.md", "pool init")],
     "pool add-rollouts": [Case("pool add-rollouts missing adir", "pool init")],
     "pool import": [Case("pool import missing adir", "pool init")],

@@ -46,7 +46,8 @@ def init(root: Path = RootArg, tiers: str = typer.Option("love,okay,nope", help=
     try:
         store = PoolStore.init(root, tuple(t.strip() for t in tiers.split(",") if t.strip()))
     except ConfigError as e:
-        raise typer.BadParameter(str(e), param_hint="--tiers") from e
+        raise typer.BadParameter(str(e), param_hint="ROOT" if root.exists() and not root.is_dir() else "--tiers") \
+            from e
     out.print(f"pool store at {store.root} with tiers {', '.join(store.tiers)}")
 
 

@@ -102,6 +102,8 @@ class PoolStore:
         root = Path(root)
         if len(set(tiers)) < 2 or any(not t.isidentifier() for t in tiers):
             raise ConfigError(f"tiers must be at least two distinct simple names, best first; got {tiers}")
+        if root.exists() and not root.is_dir():
+            raise ConfigError(f"{root} is a file, not a folder: give a new or existing folder for the pool store")
         root.mkdir(parents=True, exist_ok=True)
         (root / "blobs").mkdir(exist_ok=True)
         db = sqlite3.connect(root / "pool.sqlite")
