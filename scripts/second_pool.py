@@ -89,9 +89,10 @@ def write(out: Path, records: list[dict]) -> Path:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=cache_root() / "second-pool", help="pool folder to write")
+def main(paintings=paintings, name: str = "second-pool", about: str = __doc__) -> None:
+    """Write (and render) a rule-rated pool: this one, or another script's `paintings`."""
+    parser = argparse.ArgumentParser(description=about.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=cache_root() / name, help="pool folder to write")
     parser.add_argument("--per-domain", type=int, default=10, help="paintings per painter domain")
     parser.add_argument("--no-render", action="store_true", help="write the folder only")
     args = parser.parse_args()

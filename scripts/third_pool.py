@@ -22,16 +22,15 @@ into brushwork's cache), under `$BRUSHWORK_CACHE/third-pool` by default. Then:
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
 
 from brushwork.painter import SUBJECTS, paint
-from brushwork.paths import cache_root
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from second_pool import DOMAINS, write  # noqa: E402  (the folder layout is the second pool's)
+from second_pool import DOMAINS  # noqa: E402
+from second_pool import main as write_pool  # noqa: E402  (the folder layout and command line are the second pool's)
 
 RATER = ("rule over painter parameters (motif size, warm palette, light paper), thirds within each domain: "
          "a proxy, not a person")
@@ -67,22 +66,5 @@ def paintings(per_domain: int, seed: int = 0) -> list[dict]:
     return records
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=cache_root() / "third-pool", help="pool folder to write")
-    parser.add_argument("--per-domain", type=int, default=10, help="paintings per painter domain")
-    parser.add_argument("--no-render", action="store_true", help="write the folder only")
-    args = parser.parse_args()
-    records = paintings(args.per_domain)
-    out = write(args.out, records)
-    tiers = {t: sum(r["tier"] == t for r in records) for t in ("love", "okay", "nope")}
-    print(f"wrote {len(records)} paintings to {out}: {tiers}")
-    if not args.no_render:
-        from brushwork.pool import load_pool
-
-        pool = load_pool(out, on_rendered=lambda done, total: print(f"\rrendered {done}/{total}", end=""))
-        print(f"\nrendered into {pool.root} (snapshot {pool.snapshot})")
-
-
 if __name__ == "__main__":
-    main()
+    write_pool(paintings, "third-pool", __doc__)
