@@ -115,12 +115,11 @@ def episode_stats(envs, step: int) -> tuple[dict[str, float], object]:
 def record_episodes(folder: str | Path, step: int, prompts, envs) -> None:
     """Every painting of every rollout on film, one frame per painting (`turn`, `final`),
     numbered across the processes of the run."""
-    from brushwork.train.film import Film
-    from brushwork.train.rewards import process_index, prompt_text
+    from brushwork.train.film import Film, first_index
+    from brushwork.train.rewards import prompt_text
 
     film = Film(Path(folder))
-    offset = process_index() * len(envs)
-    for index, (prompt, env) in enumerate(zip(prompts, envs), start=offset):
+    for index, (prompt, env) in enumerate(zip(prompts, envs), start=first_index(len(envs))):
         if env.episode is None:
             continue
         attempts = env.episode.attempts

@@ -32,6 +32,14 @@ from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
 
 
+def first_index(count: int) -> int:
+    """The film index of this process's first rollout in a step where every process films
+    `count`: its rank x `count` (0 in a run accelerate did not launch)."""
+    from accelerate import PartialState
+
+    return PartialState().process_index * count
+
+
 @dataclass(frozen=True)
 class Frame:
     """One rollout on film: its ScoreCard plus where its files are (relative to the film

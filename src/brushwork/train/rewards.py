@@ -56,13 +56,6 @@ def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
         return _SHARED[key]
 
 
-def process_index() -> int:
-    """This process's rank among the training processes (0 when not launched by accelerate)."""
-    from accelerate import PartialState
-
-    return PartialState().process_index
-
-
 def _close_quietly(env) -> None:
     try:
         env.close()
@@ -185,7 +178,6 @@ class BrushworkReward:
         n = len(completions)
         seeds = kwargs.get("seed") or [None] * n
         subjects = kwargs.get("subject") or [None] * n
-        offset = process_index() * n    # this process's completions, numbered across every process of the step
         jobs = []
         for i in range(n):
             seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
@@ -203,7 +195,7 @@ class BrushworkReward:
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
-            self._record(step + 1, prompts, jobs, offset)
+            self._record(step + 1, prompts, jobs)
         return [c.total for c in self.last]
 
     def _diversify(self, cards: list[ScoreCard], pngs: list, jobs, prompts) -> list[ScoreCard]:
@@ -285,10 +277,11 @@ class BrushworkReward:
         card = obs.card or _unscored(obs.infra or f"the server at {url} sent no score card", bool(obs.passed))
         return card, png
 
-    def _record(self, step: int, prompts, jobs, offset: int = 0) -> None:
-        from brushwork.train.film import Film
+    def _record(self, step: int, prompts, jobs) -> None:
+        """This process's rollouts on film, numbered across every process of the step."""
+        from brushwork.train.film import Film, first_index
 
-        film = Film(self.film)
+        film, offset = Film(self.film), first_index(len(jobs))
         for (reply, seed, gseed, subject, index), card, png in zip(jobs, self.last, self.last_pngs):
             film.record(step, offset + index, card, png, prompt=prompt_text(prompts[index]), reply=reply,
                         subject=subject, seed=seed, group=gseed)
