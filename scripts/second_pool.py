@@ -54,26 +54,32 @@ def _overrides(rng: random.Random) -> dict:
             "texture": round(rng.uniform(0.05, 0.95), 2), "jitter": round(rng.uniform(0.0, 0.12), 3)}
 
 
-def paintings(per_domain: int, seed: int = 0) -> list[dict]:
-    """Metadata records (with the sketch under "code") of every painting, tiers assigned."""
+def rated_by_rule(name: str, draw, rule, rater: str, per_domain: int, seed: int = 0) -> list[dict]:
+    """Metadata records (with the sketch under "code") of a pool rated by `rule` over the painter's
+    parameters, tiers the thirds within each domain; `draw(n, subject, rng)` paints painting n."""
     records = []
     for domain in DOMAINS:
-        rng = random.Random(f"second-pool:{seed}:{domain}")
+        rng = random.Random(f"{name}:{seed}:{domain}")
         subjects = SUBJECTS[domain]
         drawn = []
         for n in range(per_domain):
-            subject = subjects[n % len(subjects)]
-            painting = paint(1000 + n, subject, **_overrides(rng))
-            drawn.append((taste_rule(painting.params), n, painting))
+            painting = draw(n, subjects[n % len(subjects)], rng)
+            drawn.append((rule(painting.params), n, painting))
         drawn.sort(key=lambda t: (-t[0], t[1]))
         for rank, (score, n, painting) in enumerate(drawn):
             tier = "love" if rank < per_domain / 3 else "okay" if rank < 2 * per_domain / 3 else "nope"
             slug = f"{domain}_{n:02d}"      # not named by tier: a new rule re-rates, the renders stay cached
             records.append({"file_name": f"images/{slug}.png", "source": f"sources/{slug}.js", "tier": tier,
                             "subject": painting.subject, "domain": domain, "generator": "brushwork.painter",
-                            "rater": RATER, "rule_score": round(score, 3), "params": painting.params,
+                            "rater": rater, "rule_score": round(score, 3), "params": painting.params,
                             "code": painting.code})
     return records
+
+
+def paintings(per_domain: int, seed: int = 0) -> list[dict]:
+    """Metadata records (with the sketch under "code") of every painting, tiers assigned."""
+    return rated_by_rule("second-pool", lambda n, subject, rng: paint(1000 + n, subject, **_overrides(rng)),
+                         taste_rule, RATER, per_domain, seed)
 
 
 def write(out: Path, records: list[dict]) -> Path:

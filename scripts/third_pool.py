@@ -22,15 +22,14 @@ into brushwork's cache), under `$BRUSHWORK_CACHE/third-pool` by default. Then:
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
-from brushwork.painter import SUBJECTS, paint
+from brushwork.painter import paint
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from second_pool import DOMAINS  # noqa: E402
 from second_pool import main as write_pool  # noqa: E402  (the folder layout and command line are the second pool's)
+from second_pool import rated_by_rule  # noqa: E402
 
 RATER = ("rule over painter parameters (motif size, warm palette, light paper), thirds within each domain: "
          "a proxy, not a person")
@@ -47,23 +46,9 @@ def taste_rule(params: dict) -> float:
 
 def paintings(per_domain: int, seed: int = 0) -> list[dict]:
     """Metadata records (with the sketch under "code") of every painting, tiers assigned."""
-    records = []
-    for domain in DOMAINS:
-        rng = random.Random(f"third-pool:{seed}:{domain}")
-        subjects = SUBJECTS[domain]
-        drawn = []
-        for n in range(per_domain):
-            painting = paint(3000 + n, subjects[n % len(subjects)], scale=round(rng.uniform(0.6, 1.25), 2))
-            drawn.append((taste_rule(painting.params), n, painting))
-        drawn.sort(key=lambda t: (-t[0], t[1]))
-        for rank, (score, n, painting) in enumerate(drawn):
-            tier = "love" if rank < per_domain / 3 else "okay" if rank < 2 * per_domain / 3 else "nope"
-            slug = f"{domain}_{n:02d}"
-            records.append({"file_name": f"images/{slug}.png", "source": f"sources/{slug}.js", "tier": tier,
-                            "subject": painting.subject, "domain": domain, "generator": "brushwork.painter",
-                            "rater": RATER, "rule_score": round(score, 3), "params": painting.params,
-                            "code": painting.code})
-    return records
+    return rated_by_rule("third-pool", lambda n, subject, rng: paint(3000 + n, subject,
+                                                                      scale=round(rng.uniform(0.6, 1.25), 2)),
+                         taste_rule, RATER, per_domain, seed)
 
 
 if __name__ == "__main__":
