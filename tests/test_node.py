@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from servers import _free_port
 
 from brushwork.env.node import load_plan, plan_names
 from brushwork.errors import ConfigError
@@ -23,12 +24,6 @@ from brushwork.errors import ConfigError
 ROOT = Path(__file__).resolve().parent.parent
 STANDINS = ROOT / "tests" / "node_standins.py"
 BRUSHWORK = [sys.executable, "-m", "brushwork.cli"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _write(tmp_path: Path, plan: dict) -> Path:

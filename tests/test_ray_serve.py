@@ -4,11 +4,11 @@ over Serve's HTTP proxy; and the RayService manifest that deploys it beside the 
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
 import yaml
+from servers import _free_port
 
 from brushwork.errors import ConfigError
 
@@ -16,12 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "deploy" / "kuberay-rayservice.yaml"
 
 pytestmark = pytest.mark.ray
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.mark.slow
