@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from brushwork.core.imports import import_spec, is_spec
 from brushwork.core.settings import SettingError, check, problem, setting
 from brushwork.errors import ConfigError
 from brushwork.render.brush_patch import DEFAULT_MODE, MODES
@@ -26,8 +27,7 @@ BACKENDS = {"local": "brushwork.render.chromium:ChromiumBackend", "ray": "brushw
 
 def check_backend(name: str, option: str = "render backend") -> str:
     """`name` if it names a backend (a built-in or "module:Class"), else a ConfigError naming `option`."""
-    module, _, attr = name.partition(":")
-    if name not in BACKENDS and not (module and attr):
+    if name not in BACKENDS and not is_spec(name):
         raise ConfigError(f"{option} {name!r}: use {' or '.join(BACKENDS)}, or a RenderBackend class as "
                           "package.module:Class")
     return name
@@ -35,13 +35,7 @@ def check_backend(name: str, option: str = "render backend") -> str:
 
 def backend_class(name: str) -> type:
     """The class a backend name stands for (imported now: ray only when asked for)."""
-    import importlib
-
-    module, _, attr = BACKENDS.get(check_backend(name), name).partition(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"render backend {name!r}: cannot import {module}:{attr} ({e})") from e
+    return import_spec(BACKENDS.get(check_backend(name), name), "render backend", "package.module:Class")
 
 
 def cores() -> int:

@@ -14,10 +14,9 @@ loader: a stand-in in tests, a loader of your own elsewhere. Needs `pip install 
 
 from __future__ import annotations
 
-import importlib
-
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from brushwork.core.imports import import_spec
 from brushwork.errors import ConfigError, SetupError
 
 
@@ -33,14 +32,6 @@ class HPSv3AppArgs(BaseModel):
     loader: str | None = Field(None, description="package.module:function that loads the inferencer")
 
 
-def _import(spec: str):
-    module, _, name = spec.partition(":")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError, ValueError) as e:
-        raise ConfigError(f"loader {spec!r} cannot be imported ({e}): write package.module:function") from e
-
-
 def hpsv3_app(args: dict | None = None):
     """The Serve application (an app builder: Ray Serve calls it with the config's `args`)."""
     try:
@@ -54,7 +45,7 @@ def hpsv3_app(args: dict | None = None):
     except ValidationError as e:
         first = e.errors()[0]
         raise ConfigError(f"hpsv3_app args: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
-    loader = _import(options.loader) if options.loader else load_hpsv3
+    loader = import_spec(options.loader, "loader", "package.module:function") if options.loader else load_hpsv3
     app = create_app(loader=loader, preload=True, device=options.device, checkpoint=options.checkpoint)
 
     @serve.deployment(name="hpsv3", num_replicas=options.replicas,

@@ -20,11 +20,11 @@ A term that should have a value but cannot (an unreachable judge or scorer) retu
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from brushwork.core.imports import import_spec, is_spec
 from brushwork.errors import ConfigError
 from brushwork.score.references import pick_references
 
@@ -196,14 +196,10 @@ def resolve_term(spec: str) -> type[Term]:
     `Term` subclass of the user's own, imported now); a ConfigError says what to write."""
     if spec in BUILTIN:
         return BUILTIN[spec]
-    module, _, attr = spec.partition(":")
-    if not (module and attr):
+    if not is_spec(spec):
         raise ConfigError(f"unknown reward term {spec!r}: the built-in terms are {', '.join(BUILTIN)}; "
                           "name a term of your own as package.module:Class")
-    try:
-        cls = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"reward term {spec!r}: cannot import {module}:{attr} ({e})") from e
+    cls = import_spec(spec, "reward term", "package.module:Class")
     if not (isinstance(cls, type) and issubclass(cls, Term)) or not isinstance(getattr(cls, "name", None), str):
         raise ConfigError(f"reward term {spec!r} is not a Term subclass with a name "
                           "(subclass brushwork.score.terms.Term and set name = \"...\")")
