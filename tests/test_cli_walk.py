@@ -76,10 +76,15 @@ CASES: dict[str, list[Case]] = {
     "node up": [Case("node up --plan missing", "give a YAML file"),
                 Case("node up --plan bad.yaml", "node plan bad.yaml")],
     "node plans": [Case("node plans extra", "unexpected extra argument")],
-    # The taste commands check --features, --split and --folds only once the pool is loaded (its
-    # first use renders it): the walk gives them what fails before.
-    "taste fit": [Case("taste fit --pool missing", "metadata.jsonl"), Case("taste fit --config bad.yaml", "bad.yaml")],
-    "taste evaluate": [Case("taste evaluate --pool missing", "metadata.jsonl")],
+    # The taste commands check their fixed-value options before the pool loads (its first use
+    # renders it): given a missing pool too, the error names the option, not the pool.
+    "taste fit": [Case("taste fit --pool missing", "metadata.jsonl"), Case("taste fit --config bad.yaml", "bad.yaml"),
+                  Case("taste fit --pool missing --features nope", "choose one of auto, classical"),
+                  Case("taste fit --pool missing --folds 1", "greater than or equal to 2")],
+    "taste evaluate": [Case("taste evaluate --pool missing", "metadata.jsonl"),
+                       Case("taste evaluate --pool missing --split test", "choose one of all, train"),
+                       Case("taste evaluate --pool missing --features nope", "choose one of auto, classical"),
+                       Case("taste evaluate --pool missing --repeats 0", "greater than or equal to 1")],
     "judge audit": [Case("judge audit --pairs 0", "greater than or equal to 1"),
                     Case("judge audit --pool missing", "metadata.jsonl")],
     "doctor": [Case("doctor --timeout 0", "greater than or equal to 1")],
@@ -151,7 +156,7 @@ def walk():
             yield pytest.param(case, id=case.args.split("{")[0].strip(), marks=marks)
 
 
-@pytest.mark.parametrize("case", walk())
+@pytest.mark.parametrize("case", list(walk()))
 def test_bad_input_is_one_line_naming_the_fix(case, workdir):
     result = CliRunner().invoke(app, case.args.format(closed=closed_port()).split())
     crashed = result.exception if not isinstance(result.exception, SystemExit) else None

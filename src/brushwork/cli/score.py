@@ -42,6 +42,20 @@ def _fail(e: Exception):
     exits.fail(e)
 
 
+def _taste_choices(features: str, split: str = "all", l2: float | None = None, dims: int | None = None) -> None:
+    """Exit 2 on a taste option that cannot work (a name outside its set, embeddings not installed,
+    no candidate with these components) before the pool loads: its first use renders it."""
+    from brushwork.errors import BrushworkError
+    from brushwork.score.taste.evaluate import SPLITS, procedures_for
+
+    if split not in SPLITS:
+        exits.fail(f"--split {split!r} is not a split: choose one of {', '.join(SPLITS)}")
+    try:
+        procedures_for(features, l2, dims)
+    except BrushworkError as e:
+        _fail(e)
+
+
 @app.command()
 @with_settings(ScoringOptions)
 def score(
@@ -123,8 +137,9 @@ def score_table(files, cards, preset: str) -> Table:
 @with_settings(ScoringOptions, keys=POOL_KEYS)
 def taste_fit(
     output: Path = typer.Option(Path("taste.json"), "-o", "--out", help="where the fitted model is saved"),
-    l2: float = typer.Option(None, help="L2 regularisation of the preference head (default: chosen by inner CV)"),
-    folds: int = typer.Option(5, help="cross-validation folds"),
+    l2: float = typer.Option(None, min=0, help="L2 regularisation of the preference head (default: chosen by inner "
+                             "CV)"),
+    folds: int = typer.Option(5, min=2, help="cross-validation folds"),
     features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
     ablation: bool = typer.Option(True, help="also report each kind of features on its own (nested CV)"),
     options: ScoringOptions = None, options_sources: dict = None,
@@ -133,6 +148,7 @@ def taste_fit(
     from brushwork.errors import BrushworkError
     from brushwork.score.taste.model import fit
 
+    _taste_choices(features, l2=l2)
     try:
         pool = _pool(options.pool, options.snapshot)
         with console.status("measuring paintings (classical features, image embeddings) and fitting"):
@@ -186,12 +202,14 @@ def taste_evaluate(
                                                                  "every two pools"),
     features: str = typer.Option("auto", help="auto (chosen by inner CV), classical, embedding or both"),
     split: str = typer.Option("all", help="all rated paintings, or the training split only (as `taste fit`)"),
-    l2: float = typer.Option(None, help="pin the L2 regularisation (default: chosen by inner CV, as `taste fit`)"),
-    dims: int = typer.Option(None, help="pin the embedding's principal components (default: chosen by inner CV)"),
-    folds: int = typer.Option(5, help="outer folds of the nested cross-validation"),
-    repeats: int = typer.Option(3, help="shuffles of the outer folds"),
-    seed: int = typer.Option(0, help="folds and the paintings' resamples"),
-    resamples: int = typer.Option(2000, help="bootstrap resamples of the paintings"),
+    l2: float = typer.Option(None, min=0, help="pin the L2 regularisation (default: chosen by inner CV, as "
+                             "`taste fit`)"),
+    dims: int = typer.Option(None, min=1, help="pin the embedding's principal components (default: chosen by "
+                             "inner CV)"),
+    folds: int = typer.Option(5, min=2, help="outer folds of the nested cross-validation"),
+    repeats: int = typer.Option(3, min=1, help="shuffles of the outer folds"),
+    seed: int = typer.Option(0, min=0, help="folds and the paintings' resamples"),
+    resamples: int = typer.Option(2000, min=1, help="bootstrap resamples of the paintings"),
     curve: bool = typer.Option(True, help="the learning curve: accuracy after 10, 15, 20, 30, ... ratings"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     options: ScoringOptions = None, options_sources: dict = None,
@@ -201,6 +219,7 @@ def taste_evaluate(
     from brushwork.errors import BrushworkError
     from brushwork.score.taste.evaluate import evaluate
 
+    _taste_choices(features, split, l2, dims)
     try:
         pools = {}
         for path, snapshot in [(options.pool, options.snapshot), *((p, None) for p in others or ())]:
