@@ -59,13 +59,17 @@ CASES: dict[str, list[Case]] = {
     "language": [Case("language extra", "unexpected extra argument")],
     "demo": [Case("demo -o afile", "give a folder"), Case("demo --workers -1", "greater than or equal to 0")],
     "score": [Case("score fifo.md", "not a regular file"), Case("score good.md --group-seed -1", "greater than"),
-              Case("score good.md --config bad.yaml", "--config bad.yaml")],
+              Case("score good.md --config bad.yaml", "--config bad.yaml"),
+              Case("score good.md --judge openai --judge-url judge:8000", "give one like http://127.0.0.1:8000"),
+              Case("score good.md --judge-url http://127.0.0.1:99999/v1", "port that is not a number in 1..65535"),
+              Case("score good.md --aesthetic hpsv3 --hpsv3-url ftp://h", "give one like http://")],
     "serve-hpsv3": [Case("serve-hpsv3 --port 70000", "less than or equal to 65535")],
     "serve": [Case("serve --port -5", "65535"), Case("serve --config bad.yaml", "--config bad.yaml"),
               Case("serve --port {closed} --pool missing", "metadata.jsonl is missing")],
     "episode": [Case("episode --url notaurl", "http://127.0.0.1:8000"), Case("episode --revisions 9", "0 to 8"),
                 Case("episode --url http://127.0.0.1:{closed}", "start `brushwork serve` there")],
-    "eval": [Case("eval --film missing", "brushwork train"), Case("eval --ab-report missing", "brushwork eval --ab"),
+    "eval": [Case("eval --film missing --judge-url localhost", "--judge-url"),
+             Case("eval --film missing", "brushwork train"), Case("eval --ab-report missing", "brushwork eval --ab"),
              Case("eval --film adir --out afile", "give a folder"), Case("eval --prompts 0", "greater than")],
     "train": [Case("train --config bad.yaml", "--config bad.yaml"), Case("train --config missing.yaml", "tiny-cpu")],
     "config show": [Case("config show --config bad.yaml", "--config bad.yaml")],
@@ -206,3 +210,21 @@ def test_a_render_that_paints_nothing_exits_1_and_says_why(workdir, tmp_path_fac
     record = json.loads((workdir / "out" / "truncated.json").read_text())
     assert record["png"] is None and "SyntaxError" in record["why_no_png"]
     assert json.loads((workdir / "out" / "good.json").read_text())["png"] == "good.png"
+
+
+@pytest.mark.parametrize("variable, backend", [("BRUSHWORK_JUDGE_BASE_URL", "OpenAIJudge"),
+                                               ("BRUSHWORK_HPSV3_URL", "HPSv3Client")])
+def test_a_service_url_from_the_environment_is_checked_once_when_built(variable, backend, monkeypatch):
+    """The URL a backend falls back to (a variable, not a setting) is checked for shape where the
+    backend is built, at start; its legal twin, a well-formed URL where nothing listens, builds (an
+    unreachable service is a None with a reason per reply, tests/test_score_cli.py)."""
+    from brushwork.errors import ConfigError
+    from brushwork.score import backends
+
+    monkeypatch.setenv("BRUSHWORK_JUDGE_MODEL", "m")
+    build = getattr(backends, backend)
+    monkeypatch.setenv(variable, "127.0.0.1:8000")
+    with pytest.raises(ConfigError, match="give one like http://127.0.0.1:8000"):
+        build()
+    monkeypatch.setenv(variable, f"http://127.0.0.1:{closed_port()}/v1")
+    assert build().base_url.startswith("http://127.0.0.1:")

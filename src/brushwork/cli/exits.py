@@ -90,14 +90,9 @@ def free_port(host: str, port: int) -> None:
 
 
 def check_url(url: str, option: str) -> str:
-    """`url` as an http(s) or ws(s) URL with a host, or exit 2 naming the shape expected."""
-    from urllib.parse import urlparse
+    """`url` as an http(s) or ws(s) URL with a host and a valid port, or exit 2 naming the shape expected."""
+    from brushwork.core.chat import url_problem
 
-    parts = urlparse(url)
-    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
-        fail(f"{option} {url!r} is not a URL: give one like http://127.0.0.1:8000")
-    try:
-        parts.port  # noqa: B018 (an out-of-range port raises here)
-    except ValueError:
-        fail(f"{option} {url!r} has a port outside 1..65535")
+    if (problem := url_problem(url, ("http", "https", "ws", "wss"))) is not None:
+        fail(f"{option} {problem}")
     return url

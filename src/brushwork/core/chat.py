@@ -17,6 +17,21 @@ from dataclasses import dataclass
 from brushwork.errors import ServiceUnavailable
 
 
+def url_problem(url: str, schemes: tuple[str, ...] = ("http", "https")) -> str | None:
+    """Why `url` cannot name a service (its scheme, host or port), or None: checked once where the
+    URL is taken, so a typo is one line at start rather than a failure on every request."""
+    from urllib.parse import urlparse
+
+    parts = urlparse(url)
+    if parts.scheme not in schemes or not parts.hostname:
+        return f"{url!r} is not a {'/'.join(schemes)} URL: give one like {schemes[0]}://127.0.0.1:8000"
+    try:
+        parts.port  # noqa: B018 (an out-of-range or non-numeric port raises here)
+    except ValueError:
+        return f"{url!r} has a port that is not a number in 1..65535"
+    return None
+
+
 @dataclass(frozen=True)
 class Retry:
     """How hard to try: `attempts` in all, waiting `backoff_s`, then twice as long each time;

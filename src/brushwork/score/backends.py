@@ -13,7 +13,7 @@ import asyncio
 import base64
 import os
 
-from brushwork.core.chat import ChatClient, Retry, image_part, post_json
+from brushwork.core.chat import ChatClient, Retry, image_part, post_json, url_problem
 from brushwork.errors import ConfigError, JudgeUnavailable, ScorerUnavailable
 from brushwork.score.hpsv3_service import MAX_IMAGES
 from brushwork.score.judge import RESPONSE_FORMAT, Answer, JudgePrompt, Reading
@@ -63,6 +63,8 @@ class OpenAIJudge:
         if not self.base_url or not self.model:
             raise ConfigError("the openai judge needs a base URL and a model: --judge-url / BRUSHWORK_JUDGE_BASE_URL "
                               "and --judge-model / BRUSHWORK_JUDGE_MODEL")
+        if (problem := url_problem(self.base_url)) is not None:
+            raise ConfigError(f"judge URL {problem} (--judge-url / BRUSHWORK_JUDGE_BASE_URL)")
         self.max_tokens = max_tokens
         self.template_kwargs = template_kwargs
         self.model_id = f"openai:{self.model}"
@@ -136,6 +138,8 @@ class HPSv3Client:
         if not self.base_url:
             raise ConfigError("the hpsv3 aesthetic needs the service URL: --hpsv3-url / BRUSHWORK_HPSV3_URL "
                               "(start it on a GPU host with `brushwork serve-hpsv3`)")
+        if (problem := url_problem(self.base_url)) is not None:
+            raise ConfigError(f"HPSv3 URL {problem} (--hpsv3-url / BRUSHWORK_HPSV3_URL)")
         if not 1 <= max_batch <= MAX_IMAGES:
             raise ConfigError(f"HPSv3 max_batch must be 1..{MAX_IMAGES} (the service's limit), got {max_batch}")
         self.retry = retry

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
+from brushwork.core.chat import url_problem
 from brushwork.core.settings import SettingError, check, load, setting
 from brushwork.errors import ConfigError
 from brushwork.gate.config import GateConfig, GateSettings
@@ -84,7 +85,7 @@ class JudgeSettings:
     judge: str = setting("taste", "judge backend: taste (offline) or openai (an OpenAI-compatible VLM)",
                          choices=JUDGES)
     judge_url: str | None = setting(None, "base URL of the OpenAI-compatible judge (default: "
-                                    "$BRUSHWORK_JUDGE_BASE_URL)")
+                                    "$BRUSHWORK_JUDGE_BASE_URL)", check=url_problem)
     judge_model: str | None = setting(None, "judge model name")
     judge_prompt: str = setting("watercolour", "judge prompt: a bundled name or a YAML file")
     judge_concurrency: int = setting(8, "judge questions in flight at once", min=1)
@@ -96,7 +97,7 @@ class JudgeSettings:
 @dataclass(frozen=True)
 class AestheticSettings:
     aesthetic: str = setting("taste", "aesthetic backend: taste (offline) or hpsv3", choices=AESTHETICS)
-    hpsv3_url: str | None = setting(None, "URL of a running `brushwork serve-hpsv3`")
+    hpsv3_url: str | None = setting(None, "URL of a running `brushwork serve-hpsv3`", check=url_problem)
     hpsv3_batch: int = setting(16, "paintings in one HPSv3 request at most (calls made together go as one)",
                                min=1, max=64)
     taste_model: Path | None = setting(None, "fitted taste model file (default: fit on the pool, cached)",
