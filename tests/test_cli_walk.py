@@ -10,6 +10,7 @@ sketch) is one tiny sketch. Most run in-process (typer's CliRunner); a few go th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -228,3 +229,35 @@ def test_a_service_url_from_the_environment_is_checked_once_when_built(variable,
         build()
     monkeypatch.setenv(variable, f"http://127.0.0.1:{closed_port()}/v1")
     assert build().base_url.startswith("http://127.0.0.1:")
+
+
+def test_an_eval_with_no_reward_at_all_exits_1_and_its_table_says_why(workdir):
+    """A film whose every card has no total (the judge was down while it was recorded): eval writes
+    its report, shows why in a table and exits 1. Its legal twin, the same film with one scored
+    frame, exits 0: a partial None rate is a figure, not a failure."""
+    from test_eval import card, png, write_pool
+
+    from brushwork.train.film import Film
+
+    pool = write_pool(workdir / "pool")
+    down = "judge at http://127.0.0.1:9/v1 unreachable: check that it is running"
+
+    def film(name: str, totals: list) -> Path:
+        frames = Film(workdir / name / "film")
+        for index, total in enumerate(totals):
+            scored = card(total=total)
+            frames.record(1, index, scored if total is not None else dataclasses.replace(scored, infra=down),
+                          png("white"), prompt="Paint a peach hibiscus", reply="```js\n...\n```",
+                          subject="peach hibiscus", seed=index, group=index)
+        return workdir / name
+
+    for name, totals, status in (("dead", [None, None], 1), ("alive", [None, 0.5], 0)):
+        done = CliRunner().invoke(app, ["eval", "--film", str(film(name, totals)), "--pool", str(pool),
+                                        "--out", str(workdir / f"out-{name}")])
+        assert (workdir / f"out-{name}" / "eval.json").is_file(), done.output
+        if status == 0:
+            assert done.exit_code == 0 and "error:" not in done.stderr, done.output
+            continue
+        assert_one_line(Case("eval --film dead", "none of the 2 sample(s) of dead has a reward", status=1),
+                        done.exit_code, done.stdout, done.stderr)
+        assert "why the reward is None" in done.stdout and "unreachable" in done.stdout

@@ -92,6 +92,24 @@ def evaluate(
     for run in result.runs:
         if run.revisions is not None:
             out.print(revision_table(run))
+    _fail_when_nothing_scored(result.runs[0])
+
+
+def _fail_when_nothing_scored(run) -> None:
+    """Exit 1 when not one sample of the evaluated run has a reward (every total None: a failure on
+    our side, not the policy's), after a table of why, so a dead judge is not read as a result."""
+    from collections import Counter
+
+    samples = (*run.first_samples, *run.samples)
+    if not samples or any(s.card.total is not None for s in samples):
+        return
+    why = Counter(s.card.infra or "a term could not run (no reason recorded)" for s in samples)
+    table = Table("why the reward is None", "samples", title=f"no sample of {run.label} has a reward")
+    for reason, count in why.most_common():
+        table.add_row(reason, str(count))
+    out.print(table)
+    exits.fail(f"none of the {len(samples)} sample(s) of {run.label} has a reward, a failure on our side and not "
+               f"the policy's: {why.most_common(1)[0][0]}", exits.INCOMPLETE)
 
 
 def summary_table(runs) -> Table:
