@@ -56,9 +56,10 @@ def test_items_ratings_and_validation(store):
     assert again == items[0].id and len(store.items()) == 18  # idempotent by content
     first = items[0].id
     store.rate(first, "bob", "okay")
-    store.rate(first, "cy", "okay")
+    latest = store.rate(first, "cy", "okay")
     assert store.tier_of(first) == "okay"
-    assert store.undo("cy").tier == "okay" and store.tier_of(first) == "love"  # tie -> better tier
+    assert store.delete_rating(latest).tier == "okay" and store.tier_of(first) == "love"  # tie -> better tier
+    assert store.delete_rating(latest) is None
     assert store.source_text(first).startswith("// sketch 0")
     for bad in (lambda: store.rate(first, "ann", "meh"), lambda: store.rate(first, " ", "love"),
                 lambda: store.rate("nope-such-item", "ann", "love"), lambda: store.prefer(first, first, "a", "a"),

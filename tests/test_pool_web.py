@@ -392,9 +392,9 @@ def test_active_page_follows_the_chooser_and_says_why(page, active):
 
     # one tier rated: the model cannot be fit yet, the cold-start rule asks (seeded by rater and count,
     # so this is the answer the page gets once its rating lands)
-    store.rate(first, "ana", "love")
+    rating = store.rate(first, "ana", "love")
     second = chooser.next_item("ana", after=first).ids[0]
-    store.undo("ana")
+    store.delete_rating(rating)
     press(page, "1", second)
     assert chooser.settle()                                   # the refit the page asked for (one tier: none)
     page.keyboard.press("3")

@@ -220,13 +220,6 @@ class PoolStore:
                               (item_id, rater.strip(), tier, note, time.time()))
         return cur.lastrowid
 
-    def undo(self, rater: str) -> Rating | None:
-        """Remove `rater`'s most recent rating; returns it (None when there is none)."""
-        # One statement: two undos at once (two tabs of one rater) remove two ratings, not one twice.
-        row = self.db.execute("DELETE FROM ratings WHERE id = (SELECT id FROM ratings WHERE rater=? "
-                              "ORDER BY id DESC LIMIT 1) RETURNING *", (rater.strip(),)).fetchone()
-        return None if row is None else Rating(**dict(row))
-
     def delete_rating(self, rating_id: int) -> Rating | None:
         """Remove one rating by its id; returns it (None when it is gone already)."""
         row = self.db.execute("DELETE FROM ratings WHERE id=? RETURNING *", (rating_id,)).fetchone()
