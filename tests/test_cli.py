@@ -9,21 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from replies import CORAL_DISC, with_text
 
-GOOD = """Here is a coral hibiscus.
-```js
-function setup() { createCanvas(600, 600, WEBGL); noLoop(); }
-function draw() {
-  translate(-width / 2, -height / 2);
-  background(248, 244, 236);
-  brush.noStroke();
-  brush.fill("#ff7f50", 120);
-  brush.fillBleed(0.2);
-  brush.circle(300, 300, 140);
-}
-```
-"""
-CHEAT = GOOD.replace('brush.circle(300, 300, 140);', 'brush.circle(300, 300, 140);\n  text("A+", 10, 10);')
+GOOD, CHEAT = CORAL_DISC, with_text(CORAL_DISC)
 
 
 def brushwork(*args, cwd: Path, env_extra: dict | None = None):

@@ -20,23 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from replies import CORAL_DISC
 from typer.main import get_command
 from typer.testing import CliRunner
 
 from brushwork.cli import app
 
-SKETCH = """A coral disc.
-```js
-function setup() { createCanvas(600, 600, WEBGL); noLoop(); }
-function draw() {
-  translate(-width / 2, -height / 2);
-  background(248, 244, 236);
-  brush.noStroke();
-  brush.fill("#ff7f50", 120);
-  brush.circle(300, 300, 140);
-}
-```
-"""
+SKETCH = CORAL_DISC
 TRUNCATED = SKETCH[:SKETCH.index("brush.circle")] + "brush.circle(300, 3"
 
 
@@ -231,6 +221,7 @@ def test_a_service_url_from_the_environment_is_checked_once_when_built(variable,
     assert build().base_url.startswith("http://127.0.0.1:")
 
 
+@pytest.mark.chromium      # eval checks for a browser before it reads a film
 def test_an_eval_with_no_reward_at_all_exits_1_and_its_table_says_why(workdir):
     """A film whose every card has no total (the judge was down while it was recorded): eval writes
     its report, shows why in a table and exits 1. Its legal twin, the same film with one scored
