@@ -3,6 +3,7 @@ the way TRL 1.x calls them (no trainer here: that is the training layer's test).
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 from types import SimpleNamespace
 
@@ -36,11 +37,12 @@ def test_reward_function_contract(example_pool):
     prompt_a = [SYSTEM, {"role": "user", "content": "Paint a coral hibiscus"}]
     prompt_b = [SYSTEM, {"role": "user", "content": "Paint a yellow hibiscus"}]
     metrics, extras = {}, {}
-    out = reward(prompts=[prompt_a, prompt_a, prompt_b, prompt_b],
-                 completions=[chat(HONEST), chat(CHEAT), chat(HONEST), chat("I can't paint.")],
-                 completion_ids=[[1], [2], [3], [4]], seed=[11, 11, 12, 12], subject=["coral hibiscus"] * 2 +
-                 ["yellow hibiscus"] * 2, trainer_state=SimpleNamespace(global_step=4),
-                 log_metric=lambda k, v: metrics.__setitem__(k, v), log_extra=lambda k, v: extras.__setitem__(k, v))
+    out = asyncio.run(reward(    # TRL awaits it on its own loop
+        prompts=[prompt_a, prompt_a, prompt_b, prompt_b],
+        completions=[chat(HONEST), chat(CHEAT), chat(HONEST), chat("I can't paint.")],
+        completion_ids=[[1], [2], [3], [4]], seed=[11, 11, 12, 12], subject=["coral hibiscus"] * 2 +
+        ["yellow hibiscus"] * 2, trainer_state=SimpleNamespace(global_step=4),
+        log_metric=lambda k, v: metrics.__setitem__(k, v), log_extra=lambda k, v: extras.__setitem__(k, v)))
     assert len(out) == 4 and out[0] > 0.05 and out[1] == 0.0 and out[2] > 0.05 and out[3] == 0.0
     a, b = reward.last[0], reward.last[2]
     assert a.references == reward.last[1].references or not reward.last[1].references  # the cheat drew none
@@ -51,8 +53,8 @@ def test_reward_function_contract(example_pool):
     assert extras["brushwork_passed"] == [True, False, True, False]
     clone = pickle.loads(pickle.dumps(reward))
     assert clone.__name__ == "brushwork"
-    again = clone(prompts=[prompt_a], completions=[chat(HONEST)], seed=[11], subject=["coral hibiscus"],
-                  trainer_state=SimpleNamespace(global_step=4))
+    again = clone.score(prompts=[prompt_a], completions=[chat(HONEST)], seed=[11], subject=["coral hibiscus"],
+                        trainer_state=SimpleNamespace(global_step=4))
     assert again[0] == pytest.approx(out[0], abs=1e-3) and clone.last[0].references == a.references
 
 
@@ -67,7 +69,7 @@ def test_a_groups_duplicates_earn_no_diversity_and_a_new_layout_keeps_it(example
     prompt = [SYSTEM, {"role": "user", "content": "Paint a coral hibiscus"}]
     other = f"A coral hibiscus:\n```js\n{paint(5, 'coral hibiscus', composition='diagonal').code}\n```"
     moved = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(302, 299, 28);")   # a jittered duplicate
-    out = reward(prompts=[prompt] * 4, completions=[chat(HONEST), chat(moved), chat(other), chat(CHEAT)],
+    out = reward.score(prompts=[prompt] * 4, completions=[chat(HONEST), chat(moved), chat(other), chat(CHEAT)],
                  seed=[11] * 4, subject=["a coral hibiscus"] * 4, trainer_state=SimpleNamespace(global_step=2))
     cards = reward.last
     assert [c.diversity for c in cards[:3]] == [0.0, 0.0, 1.0]
@@ -84,7 +86,7 @@ def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
     down = ScoringOptions(aesthetic="hpsv3", hpsv3_url="http://127.0.0.1:9",   # nothing listens there
                           workers=1, render_timeout_s=6, render_cpu_budget_s=1.5)
     reward = BrushworkReward(config=down)
-    assert reward(prompts=["p", "p"], completions=[hang, HONEST], seed=[1, 1]) == [0.0, None]
+    assert reward.score(prompts=["p", "p"], completions=[hang, HONEST], seed=[1, 1]) == [0.0, None]
     assert reward.last[0].infra is None and not reward.last[0].passed   # the sketch's hang: 0
     assert "aesthetic" in reward.last[1].infra                          # our outage: None, with a reason
 
@@ -128,12 +130,12 @@ def test_remote_reward_turns_each_failure_into_none_with_a_reason(example_pool):
     surrogate = HONEST.replace("brush.circle(300, 300, 28);", 'brush.circle(300, 300, 28);\n  const s = "\ud800";')
     with serve(build_app(context)) as url:
         reward = BrushworkReward(server_url=url, parallel=2)
-        out = reward(prompts=["p"] * 4, completions=[chat(HONEST), "x" * 60_000, surrogate, "\udfff " + HONEST],
+        out = reward.score(prompts=["p"] * 4, completions=[chat(HONEST), "x" * 60_000, surrogate, "\udfff " + HONEST],
                      seed=[13] * 4, trainer_state=SimpleNamespace(global_step=1))
         assert out[0] > 0.05 and out[1] is None and out[2] == 0.0 and out[3] == pytest.approx(out[0], abs=1e-3)
         assert "--max-request-bytes" in reward.last[1].infra and url in reward.last[1].infra
         assert [v.id for v in reward.last[2].violations] == ["syntax_error"]
-        again = reward(prompts=["p"], completions=[chat(HONEST)], seed=[13])   # the dropped client reconnects
+        again = reward.score(prompts=["p"], completions=[chat(HONEST)], seed=[13])   # the dropped client reconnects
         assert again[0] == pytest.approx(out[0], abs=1e-3)
 
 
@@ -158,13 +160,13 @@ def test_remote_rollouts_leave_no_open_session_behind(example_pool):
         reward = BrushworkReward(server_url=url.replace("http", "ws"), parallel=2)
         try:
             for step in range(3):     # 6 rollouts on 2 workers, past a limit of 4 sessions if any were kept
-                out = reward(prompts=["p"] * 2, completions=[chat(HONEST), chat(CHEAT)], seed=[13] * 2,
+                out = reward.score(prompts=["p"] * 2, completions=[chat(HONEST), chat(CHEAT)], seed=[13] * 2,
                              trainer_state=SimpleNamespace(global_step=step))
                 assert out[0] > 0.05 and out[1] == 0.0
                 wait_for(lambda: context.sessions_open == 0, 30, "every session of the step to be released")
             assert context.sessions_total == 6 and context.episodes == 6
-            assert len(reward._clients) <= 2                      # one client per worker, kept across calls
-            timeouts = {c._async._message_timeout for c in reward._clients}
+            assert len(reward._clients) <= 2                      # one client per slot, kept across calls
+            timeouts = {c._message_timeout for c in reward._clients}
             assert timeouts == {step_timeout_s(None)}
         finally:
             reward.close()

@@ -65,6 +65,8 @@ class TrainingSection:
                                             min=1)
     gpu_memory_gib: float | None = setting(None, "memory per GPU the preflight plans against (default: the GPU's "
                                            "own; on CPU nothing is refused)", above=0)
+    overlap: bool = setting(True, "score each completion as soon as it ends, while the rest of its batch still "
+                            "generates (single turn, transformers generation; docs/training.md)")
     multi_turn: bool = setting(False, "train through BrushworkToolEnv (environment_factory): the model submits with "
                                "a tool, sees its painting and revises")
     revisions: int = setting(2, "multi-turn: revisions after the first painting", min=0)

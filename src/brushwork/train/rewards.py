@@ -11,13 +11,15 @@ None rates and the paint fraction are logged through TRL's `log_metric` (so ever
 backend gets them: `term_stats`), and the best painting that passed is kept for
 `brushwork.train.tracking` to log as an image (`take_best`).
 
-It scores in-process on one shared pipeline (`brushwork.score.pipeline`) or through one or more
-running `brushwork serve` servers (the OpenEnv client; completions go round-robin): `parallel`
-worker threads for the whole run, each with one client per server, each rollout one episode
-whose server session is released when it ends; `close()` stops the workers and closes their
-clients. It pickles (the service and the workers are rebuilt lazily). With `film` set, every
-painting is saved with its code and ScoreCard (see `brushwork.train.film`), numbered across
-the processes of a multi-process run.
+It is async (TRL awaits it, every completion of a batch scored concurrently; `score()` is the
+synchronous facade) and scores in-process on one shared pipeline (`brushwork.score.pipeline`) or
+through one or more running `brushwork serve` servers (the OpenEnv client; completions go
+round-robin): `parallel` slots for the whole run, each with one client per server, each rollout
+one episode whose server session is released when it ends; `close()` closes the clients and
+stops the reward's event loop. A completion can be started early, while the rest of its batch
+still generates (`start_early`, used by `brushwork.train.overlap`). It pickles (the loop and the
+clients are rebuilt lazily). With `film` set, every painting is saved with its code and
+ScoreCard (see `brushwork.train.film`), numbered across the processes of a multi-process run.
 
 Where the reward weighs the diversity term (`brushwork.score.diversity`), each group's cards are
 rewritten once the whole group is scored (`adjust_group`): a painting that nearly duplicates a
@@ -28,11 +30,12 @@ scoring adjust alike.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import math
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from brushwork.errors import ConfigError, SetupError
@@ -54,13 +57,6 @@ def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
         if key not in _SHARED:
             _SHARED[key] = Pipeline(options)
         return _SHARED[key]
-
-
-def _close_quietly(env) -> None:
-    try:
-        env.close()
-    except Exception:  # noqa: BLE001, S110 - closing a broken client; nothing more to do with it
-        pass
 
 
 def completion_text(completion) -> str:
@@ -136,8 +132,34 @@ def term_stats(scored: list[ScoreCard]) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True)
+class Job:
+    """One completion to score: the reply and the draw it is scored under."""
+
+    reply: str
+    seed: int
+    group: int          # the group seed: one reference draw per prompt and step
+    subject: str | None
+    domain: str | None
+
+
+def make_job(prompt, reply: str, seed, subject, domain, step: int) -> Job:
+    """The job of one completion (the reward call and the early start compute it alike)."""
+    return Job(reply, int(seed) if seed is not None else group_seed(prompt, None, 0) % 100_000,
+               group_seed(prompt, seed, step), subject, domain)
+
+
+def _column(kwargs: dict, key: str, n: int) -> list:
+    return kwargs.get(key) or [None] * n
+
+
 class BrushworkReward:
-    """TRL reward function over the brushwork environment (in-process or remote)."""
+    """TRL reward function over the brushwork environment (in-process or remote), awaited by TRL.
+
+    All its async work runs on its own event loop (a thread started on first use and stopped by
+    `close()`), whichever loop awaits it: TRL's daemon loop, `asyncio.run`, or `score()` (the sync
+    facade). `start_early` begins scoring one completion from another thread while the rest of its
+    batch still generates (`brushwork.train.overlap`); the call that follows awaits it."""
 
     def __init__(self, server_url: str | list[str] | None = None, config: ScoringOptions | None = None,
                  parallel: int = 8, name: str = "brushwork", film: str | None = None,
@@ -151,58 +173,88 @@ class BrushworkReward:
         self.last_pngs: list[bytes | None] = []   # and their paintings (the best one is logged as an image)
         self.best: Best | None = None     # the best passed painting since the last take_best()
         self.memory = Memory(diversity_memory)   # each prompt's recent best paintings (diversity term)
-        self._remote_init()
+        self._runtime_init()
 
-    def _remote_init(self) -> None:
-        # Remote scoring: `parallel` worker threads for the whole run, each with one client per
-        # server (made on first use), all closed by close().
-        self._workers: ThreadPoolExecutor | None = None
-        self._local = threading.local()
+    def _runtime_init(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._slots: asyncio.Queue | None = None   # `parallel` remote slots, each one client per server
         self._clients: list = []
-        self._clients_lock = threading.Lock()
+        self._early: dict[int, tuple[Job, Future]] = {}
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for key in ("_workers", "_local", "_clients", "_clients_lock"):
+        for key in ("_loop", "_thread", "_lock", "_slots", "_clients", "_early"):
             state.pop(key, None)
         state["last"], state["last_pngs"], state["best"] = [], [], None
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._remote_init()
+        self._runtime_init()
 
-    def __call__(self, prompts, completions, completion_ids=None, **kwargs) -> list[float | None]:
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                # in-process scoring waits on the pipeline's own loop from these threads, `parallel` at a time
+                loop.set_default_executor(ThreadPoolExecutor(max(1, self.parallel),
+                                                             thread_name_prefix="brushwork-reward"))
+                self._thread = threading.Thread(target=loop.run_forever, name="brushwork-reward-loop", daemon=True)
+                self._thread.start()
+                self._loop = loop
+            return self._loop
+
+    def _start(self, job: Job, index: int) -> Future:
+        return asyncio.run_coroutine_threadsafe(self._score_one(job, index), self._running_loop())
+
+    def start_early(self, index: int, prompt, reply: str, row: dict, step: int) -> None:
+        """Begin scoring completion `index` of the batch about to be rewarded (any thread); the
+        reward call uses the result when its completion and draw are the same, else scores afresh."""
+        job = make_job(prompt, reply, row.get("seed"), row.get("subject"), row.get("domain"), step)
+        future = self._start(job, index)
+        with self._lock:
+            self._early[index] = (job, future)
+
+    def forget_early(self) -> None:
+        """Drop early starts no reward call claimed (a new batch begins)."""
+        with self._lock:
+            self._early.clear()
+
+    def _claim(self, index: int, job: Job) -> Future:
+        with self._lock:
+            early = self._early.pop(index, None)
+        return early[1] if early is not None and early[0] == job else self._start(job, index)
+
+    async def __call__(self, prompts, completions, completion_ids=None, **kwargs) -> list[float | None]:
         state = kwargs.get("trainer_state")
         step = int(getattr(state, "global_step", 0) or 0)
         n = len(completions)
-        seeds = kwargs.get("seed") or [None] * n
-        subjects = kwargs.get("subject") or [None] * n
-        jobs = []
-        for i in range(n):
-            seed = int(seeds[i]) if seeds[i] is not None else group_seed(prompts[i], None, 0) % 100_000
-            jobs.append((completion_text(completions[i]), seed, group_seed(prompts[i], seeds[i], step),
-                         subjects[i], i))
-        if self.server_urls:
-            if self._workers is None:
-                self._workers = ThreadPoolExecutor(max_workers=max(1, self.parallel),
-                                                   thread_name_prefix="brushwork-reward")
-            scored = list(self._workers.map(lambda job: self._score_remote(*job), jobs))
-        else:
-            scored = self._score_local(jobs, kwargs.get("domain"))
-        self.last, self.last_pngs = self._diversify([c for c, _ in scored], [png for _, png in scored], jobs,
-                                                    prompts), [png for _, png in scored]
+        seeds, subjects, domains = (_column(kwargs, key, n) for key in ("seed", "subject", "domain"))
+        jobs = [make_job(prompts[i], completion_text(completions[i]), seeds[i], subjects[i], domains[i], step)
+                for i in range(n)]
+        futures = [self._claim(i, job) for i, job in enumerate(jobs)]
+        self.forget_early()
+        scored = await asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
+        cards, pngs = [c for c, _ in scored], [png for _, png in scored]
+        self.last, self.last_pngs = self._diversify(cards, pngs, jobs, prompts), pngs
         self._keep_best(step + 1, prompts, subjects)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
             self._record(step + 1, prompts, jobs)
         return [c.total for c in self.last]
 
+    def score(self, prompts, completions, **kwargs) -> list[float | None]:
+        """The synchronous facade: the reward call, waited for (from code that has no event loop)."""
+        call = self(prompts=prompts, completions=completions, **kwargs)
+        return asyncio.run_coroutine_threadsafe(call, self._running_loop()).result()
+
     def _diversify(self, cards: list[ScoreCard], pngs: list, jobs, prompts) -> list[ScoreCard]:
         """Each group's (one prompt at this step: one group seed) cards with the diversity term set."""
         groups: dict[int, list[int]] = {}
         for i, job in enumerate(jobs):
-            groups.setdefault(job[2], []).append(i)
+            groups.setdefault(job.group, []).append(i)
         out = list(cards)
         for members in groups.values():
             adjusted = adjust_group([cards[i] for i in members], [pngs[i] for i in members], self.memory,
@@ -212,67 +264,82 @@ class BrushworkReward:
         return out
 
     def close(self) -> None:
-        """Stop the remote workers and close their clients (each releases its server session)."""
-        if self._workers is not None:
-            self._workers.shutdown(wait=True)
-            self._workers = None
-        with self._clients_lock:
-            clients, self._clients = self._clients, []
-        for env in clients:
-            _close_quietly(env)
-        self._local = threading.local()
-
-    def _score_local(self, jobs, domains) -> list[tuple[ScoreCard, bytes | None]]:
+        """Close the remote clients (each releases its server session) and stop the reward's loop."""
+        with self._lock:
+            loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
+        if loop is None:
+            return
         try:
-            paintings = shared_pipeline(self.config).run_many([j[0] for j in jobs], seeds=[j[1] for j in jobs],
-                                                              group_seeds=[j[2] for j in jobs],
-                                                              subjects=[j[3] for j in jobs], domains=domains)
+            asyncio.run_coroutine_threadsafe(self._aclose(), loop).result(timeout=60)
+        finally:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout=30)
+            loop.run_until_complete(loop.shutdown_default_executor())
+            loop.close()
+            self._runtime_init()
+
+    async def _aclose(self) -> None:
+        clients, self._clients, self._slots = self._clients, [], None
+        for env in clients:
+            try:
+                await env.close()
+            except Exception:  # noqa: BLE001, S110 - closing a broken client; nothing more to do with it
+                pass
+
+    async def _score_one(self, job: Job, index: int) -> tuple[ScoreCard, bytes | None]:
+        if self.server_urls:
+            return await self._score_remote(job, self.server_urls[index % len(self.server_urls)])
+        pipeline = shared_pipeline(self.config)
+        try:
+            painting = await asyncio.to_thread(pipeline.run, job.reply, job.seed, job.group, job.subject,
+                                               domain=job.domain)
         except (SetupError, ConfigError):
             raise       # this machine or these settings cannot score anything: say what to fix
         except Exception as e:  # noqa: BLE001 - any other failure is ours, never the policy's: None
-            return [(_unscored(f"scoring failed: {type(e).__name__}: {e}"), None) for _ in jobs]
-        return [(p.card, p.png) for p in paintings]
+            return _unscored(f"scoring failed: {type(e).__name__}: {e}"), None
+        return painting.card, painting.png
 
-    def _client(self, url: str):
-        """This worker thread's client for `url`."""
+    async def _score_remote(self, job: Job, url: str) -> tuple[ScoreCard, bytes | None]:
+        """One completion through a server, one episode whose session is released when it ends,
+        on one of `parallel` slots (each slot one client per server, kept across calls); whatever
+        fails on the way is None with its reason (the client is closed and dropped, so the slot's
+        next completion connects afresh)."""
         from brushwork.env.client import BrushworkEnv, step_timeout_s
 
-        envs = self._local.__dict__.setdefault("envs", {})
-        if url not in envs:
-            envs[url] = BrushworkEnv(url, message_timeout_s=step_timeout_s(self.config)).sync()
-            with self._clients_lock:
-                self._clients.append(envs[url])
-        return envs[url]
-
-    def _score_remote(self, reply: str, seed: int, gseed: int, subject: str | None, index: int
-                      ) -> tuple[ScoreCard, bytes | None]:
-        """One completion through a server, one episode whose session is released when it ends;
-        whatever fails on the way is None with its reason (the client is closed and dropped, so
-        the next completion connects afresh)."""
-        url = self.server_urls[index % len(self.server_urls)]
+        if self._slots is None:
+            self._slots = asyncio.Queue()
+            for _ in range(max(1, self.parallel)):
+                self._slots.put_nowait({})
+        slot = await self._slots.get()
         try:
-            env = self._client(url)
+            if url not in slot:
+                slot[url] = BrushworkEnv(url, message_timeout_s=step_timeout_s(self.config))
+                self._clients.append(slot[url])
+            env = slot[url]
             try:
-                return self._step_remote(env, url, reply, seed, gseed, subject)
+                return await self._step_remote(env, url, job)
             finally:
-                env.end_episode()
+                await env.end_episode()
         except Exception as e:  # noqa: BLE001 - a per-sample failure must not stop training
-            env = self._local.__dict__.get("envs", {}).pop(url, None)
+            env = slot.pop(url, None)
             if env is not None:
-                with self._clients_lock:
-                    self._clients = [c for c in self._clients if c is not env]
-                _close_quietly(env)
+                self._clients = [c for c in self._clients if c is not env]
+                try:
+                    await env.close()
+                except Exception:  # noqa: BLE001, S110 - closing a broken client
+                    pass
             return _unscored(f"the server at {url} failed this completion: {type(e).__name__}: {e}"), None
+        finally:
+            self._slots.put_nowait(slot)
 
     @staticmethod
-    def _step_remote(env, url: str, reply: str, seed: int, gseed: int, subject: str | None
-                     ) -> tuple[ScoreCard, bytes | None]:
+    async def _step_remote(env, url: str, job: Job) -> tuple[ScoreCard, bytes | None]:
         from brushwork.env.models import PaintAction
 
-        kwargs = {"seed": seed, "references": gseed, "return_image": True,   # the film and the best painting
-                  **({"subject": subject} if subject else {})}
-        env.reset(**kwargs)
-        obs = env.step(PaintAction(response=reply)).observation
+        kwargs = {"seed": job.seed, "references": job.group, "return_image": True,   # the film and the best painting
+                  **({"subject": job.subject} if job.subject else {})}
+        await env.reset(**kwargs)
+        obs = (await env.step(PaintAction(response=job.reply))).observation
         png = base64.b64decode(obs.image_png_b64) if obs.image_png_b64 else None
         card = obs.card or _unscored(obs.infra or f"the server at {url} sent no score card", bool(obs.passed))
         return card, png
@@ -282,9 +349,9 @@ class BrushworkReward:
         from brushwork.train.film import Film, first_index
 
         film, offset = Film(self.film), first_index(len(jobs))
-        for (reply, seed, gseed, subject, index), card, png in zip(jobs, self.last, self.last_pngs):
-            film.record(step, offset + index, card, png, prompt=prompt_text(prompts[index]), reply=reply,
-                        subject=subject, seed=seed, group=gseed)
+        for index, (job, card, png) in enumerate(zip(jobs, self.last, self.last_pngs)):
+            film.record(step, offset + index, card, png, prompt=prompt_text(prompts[index]), reply=job.reply,
+                        subject=job.subject, seed=job.seed, group=job.group)
 
     def _keep_best(self, step: int, prompts, subjects) -> None:
         passed = [(c.total, i) for i, (c, png) in enumerate(zip(self.last, self.last_pngs))

@@ -3,8 +3,9 @@
 `train(args, grpo, model_args)` builds the policy (a hub/local model with its own class, or
 the tiny local one), optionally warms it up (`warmup.py`), turns the environment's tasks
 into a dataset, and runs TRL's `GRPOTrainer` with `BrushworkReward` (single turn, in-process
-or through servers) or `BrushworkToolEnv` (multi-turn, `environment_factory`; a vision-language
-policy gets its processor, so the painting reaches it as an image). Every logging
+or through servers; each completion scored as soon as it ends, `overlap.py`) or
+`BrushworkToolEnv` (multi-turn, `environment_factory`; a vision-language policy gets its
+processor, so the painting reaches it as an image). Every logging
 event also goes to OUTPUT_DIR/metrics.jsonl for `brushwork eval`'s curves, and the best
 painting of each logging step to trackio / tensorboard (`tracking.py`); the adapter is
 saved to OUTPUT_DIR and pushed when `push_to_hub` is set.
@@ -219,6 +220,10 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None, on_plan=No
             from brushwork.train.tool_env import trainer_class
 
             trainer_cls = trainer_class()
+        elif args.overlap:
+            from brushwork.train.overlap import overlapping
+
+            trainer_cls = overlapping(GRPOTrainer)
         trainer = trainer_cls(model=model, reward_funcs=rewards, args=grpo, train_dataset=Dataset.from_list(rows),
                               processing_class=processor or tokenizer, peft_config=lora_config(model_args),
                               callbacks=[_metrics_callback(out / "metrics.jsonl")],
