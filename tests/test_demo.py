@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from replies import CORAL_DISC, with_text
 
 from brushwork.demo import example_files
 
@@ -33,3 +34,30 @@ def test_demo_writes_gallery(tmp_path):
         if path.name.startswith("good_"):
             assert (tmp_path / "demo" / f"{path.stem}.png").exists()
     assert re.search(r"good_\w+\s+│\s+pass", result.output)
+
+
+def test_an_example_that_contradicts_its_name_fails_the_demo(example_pool, tmp_path, monkeypatch):
+    """A good_ example the gate rejects and a cheat_ example it passes: the demo still writes its
+    gallery, then exits 1 naming both. Its legal twin, the same two sketches named for what they
+    are, exits 0. (`example_pool` renders the pool outside the test's timeout; the demo reads it
+    from the session's cache.)"""
+    from typer.testing import CliRunner
+
+    from brushwork.cli import app
+
+    def demo(names: dict[str, str]):
+        folder = tmp_path / "-".join(names)
+        folder.mkdir()
+        for name, text in names.items():
+            (folder / f"{name}.md").write_text(text)
+        monkeypatch.setattr("brushwork.demo.example_files", lambda: sorted(folder.glob("*.md")))
+        return CliRunner().invoke(app, ["demo", "-o", str(folder / "out"), "--workers", "1"], env={"COLUMNS": "300"})
+
+    lying = demo({"good_lie": with_text(CORAL_DISC), "cheat_honest": CORAL_DISC})
+    assert lying.exit_code == 1, lying.output
+    (error,) = [line for line in lying.stderr.splitlines() if line.startswith("error:")]
+    assert "2 bundled example(s) disagree" in error and "good_lie fails the gate (text_on_canvas)" in error
+    assert "cheat_honest passes the gate" in error
+    assert (tmp_path / "good_lie-cheat_honest" / "out" / "index.html").is_file()
+    honest = demo({"good_disc": CORAL_DISC, "cheat_text": with_text(CORAL_DISC)})
+    assert honest.exit_code == 0 and "error:" not in honest.stderr, honest.output

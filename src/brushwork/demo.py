@@ -3,6 +3,7 @@ the example pool with the offline defaults); a table and a gallery of the result
 
     paint_examples   the pipeline part: every example through one `Pipeline`, concurrently
     demo_table       the rich table `brushwork demo` prints
+    disagreements    the examples whose gate verdict contradicts their name (good_ passes, others fail)
     write_demo_gallery   the HTML gallery (cheats are rendered too, to show what the gate refused)
 """
 
@@ -16,7 +17,7 @@ from rich.table import Table
 
 from brushwork.paths import example_files
 
-__all__ = ["demo_table", "example_files", "paint_examples", "run_demo", "write_demo_gallery"]
+__all__ = ["demo_table", "disagreements", "example_files", "paint_examples", "run_demo", "write_demo_gallery"]
 
 
 def _fmt(x: float | None) -> str:
@@ -87,15 +88,30 @@ def write_demo_gallery(out_dir: Path, files: list[Path], paintings: list) -> Pat
                          "what the gate refused; they score 0.", cards)
 
 
+def disagreements(files: list[Path], paintings: list) -> list[str]:
+    """Each example whose verdict contradicts its name: a good_ one must pass the gate, a cheat_
+    or broken_ one must fail it (the demo shows the gate working; a wrong verdict shows it not)."""
+    wrong = []
+    for path, p in zip(files, paintings):
+        good = path.name.startswith("good_")
+        if good and not p.report.passed:
+            wrong.append(f"{path.stem} fails the gate ({', '.join(p.report.ids) or 'no violation named'})")
+        elif not good and p.report.passed:
+            wrong.append(f"{path.stem} passes the gate")
+    return wrong
+
+
 def run_demo(out_dir: Path, workers: int | None, use_cache: bool, console: Console,
-             progress: Callable | None = None) -> int:
-    """The whole demo: paint the examples, print the table, write the gallery; the exit code."""
+             progress: Callable | None = None) -> list[str]:
+    """The whole demo: paint the examples, print the table, write the gallery; returns the
+    examples that disagree with their names (empty: every verdict is the one its name promises)."""
+    from brushwork.errors import SetupError
+
     files = example_files()
     if not files:
-        console.print("[red]no bundled examples found (src/brushwork/examples/*.md)[/]")
-        return 1
+        raise SetupError("no bundled examples found (brushwork/examples/*.md): reinstall brushwork")
     snapshot, paintings = paint_examples(files, workers, use_cache, progress)
     console.print(demo_table(files, paintings, snapshot))
     page = write_demo_gallery(out_dir, files, paintings)
     console.print(f"gallery: [bold]{page}[/]")
-    return 0
+    return disagreements(files, paintings)

@@ -201,10 +201,13 @@ def demo(
     workers: int = typer.Option(0, min=0, help="parallel browsers (default, 0: one per core)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="render again even if cached"),
 ):
-    """Gate and render the bundled example replies; print a table and write an HTML gallery."""
+    """Gate and render the bundled example replies; print a table and write an HTML gallery. Exits 1
+    when an example's verdict contradicts its name (a good_ one rejected, a cheat_ one passed)."""
     from brushwork.demo import run_demo
 
     exits.out_dir(out_dir)
     with clear_errors():
-        code = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=progress)
-    raise typer.Exit(code)
+        wrong = run_demo(out_dir, workers=workers or None, use_cache=not no_cache, console=out, progress=progress)
+    if wrong:
+        exits.fail(f"{len(wrong)} bundled example(s) disagree with their names: {'; '.join(wrong)} (good_ must "
+                   "pass the gate, cheat_ and broken_ must fail it): fix the gate or the example", exits.INCOMPLETE)
