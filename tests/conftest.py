@@ -69,10 +69,16 @@ def renderer(private_cache):
 
 @pytest.fixture(scope="session")
 def example_pool(renderer):
-    """The bundled example pool, rendered once from its sources by the session's renderer."""
+    """The bundled example pool, rendered once from its sources by the session's renderer, with its
+    taste model fitted into the session's cache (`load_or_fit`): the commands and Pipelines that
+    score on the default pool then read both, and no test's timeout holds the renders or the fit
+    (seconds on a quiet machine, past twenty minutes at load 20 on two cores)."""
     from brushwork.pool import example_pool_dir, load_pool
+    from brushwork.score.taste.model import load_or_fit
 
-    return load_pool(example_pool_dir(), renderer=renderer)
+    pool = load_pool(example_pool_dir(), renderer=renderer)
+    load_or_fit(pool)
+    return pool
 
 
 @pytest.fixture(scope="session")
@@ -130,7 +136,6 @@ UNSEEN_NEEDS = {
     ("test_errors.py", "test_every_exception_class_lives_in_errors"): {"torch"},    # imports every module
     ("test_eval.py", "test_errors_say_what_to_do"): {"chromium"},                     # the CLI looks for Chromium
     ("test_render_ray.py", "test_no_cluster_is_a_clear_error"): {"ray"},              # Ray in a subprocess
-    ("test_taste.py", "test_taste_fit_prints_the_ablation"): {"chromium"},            # `taste fit` renders the pool
     ("test_train.py", "test_train_command_line_errors_and_help"): {"torch"},          # `brushwork train`
 }
 

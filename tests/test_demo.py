@@ -17,6 +17,7 @@ def test_examples_are_bundled():
     assert any(n.startswith("good_") for n in names) and any(n.startswith("cheat_") for n in names)
 
 
+@pytest.mark.usefixtures("example_pool")
 def test_demo_writes_gallery(tmp_path):
     from typer.testing import CliRunner
 
@@ -36,11 +37,12 @@ def test_demo_writes_gallery(tmp_path):
     assert re.search(r"good_\w+\s+│\s+pass", result.output)
 
 
-def test_an_example_that_contradicts_its_name_fails_the_demo(example_pool, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("example_pool")
+def test_an_example_that_contradicts_its_name_fails_the_demo(tmp_path, monkeypatch):
     """A good_ example the gate rejects and a cheat_ example it passes: the demo still writes its
     gallery, then exits 1 naming both. Its legal twin, the same two sketches named for what they
-    are, exits 0. (`example_pool` renders the pool outside the test's timeout; the demo reads it
-    from the session's cache.)"""
+    are, exits 0. (`example_pool` renders the pool and fits its taste model outside the test's
+    timeout; the demo reads both from the session's cache.)"""
     from typer.testing import CliRunner
 
     from brushwork.cli import app

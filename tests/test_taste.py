@@ -105,6 +105,7 @@ def test_clear_errors_without_the_extra(example_pool, tmp_path, monkeypatch):
         taste.fit(example_pool, features="clip")
 
 
+@pytest.mark.usefixtures("example_pool")    # the pool's renders, outside the test's timeout
 def test_taste_fit_prints_the_ablation_its_choice_and_the_inner_curve(tmp_path):
     """`taste fit` shows what it chose and why: every candidate's inner-CV score (the curve),
     the chosen one marked, and what the choice costs."""
