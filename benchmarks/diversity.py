@@ -2,7 +2,8 @@
 
 - train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) twice from
   the same seed, with the recipe's judge-led preset and with recipe-diverse (diversity 0.10 and
-  adherence 0.05 taken from judge and aesthetic). From each run's film, per step: within-group
+  adherence 0.05 taken from judge and aesthetic), the second starting from the first's warmed-up
+  weights. From each run's film, per step: within-group
   diversity (mean pairwise distance of the passed paintings, `score.diversity`, and the number
   of distinct compositions), the reward each run was paid, the judge-led total recomputed from
   the card's terms (the recipe's reward, comparable across runs) and the gate pass rate; a PNG
@@ -42,15 +43,19 @@ SEEDS = (11, 12, 13)
 
 
 def train(out: Path, steps: int) -> dict[str, Path]:
-    """Both runs (skipped when its film is already there); run name -> its film folder."""
+    """Both runs (skipped when its film is already there); run name -> its film folder. The first
+    run's warm-up is the second's starting point (same weights, and the warm-up is paid once)."""
     films = {}
+    warmed = None
     for preset in RUNS:
         folder = out / preset
+        start = ["--tiny", "false", "--model_name_or_path", str(warmed), "--sft_samples", "0"] if warmed else []
         if not (folder / "film" / "index.jsonl").is_file():
             subprocess.run([sys.executable, "-m", "brushwork", "train", "--config", "tiny-cpu", "--output_dir",
-                            str(folder), "--max_steps", str(steps), "--preset", preset, "--report_to", "none"],
-                           check=True, cwd=ROOT)
+                            str(folder), "--max_steps", str(steps), "--preset", preset, "--report_to", "none",
+                            *start], check=True, cwd=ROOT)
         films[preset] = folder / "film"
+        warmed = warmed or folder / "base"
     return films
 
 
@@ -121,31 +126,32 @@ def train_blocks(series: dict[str, list[dict]]) -> list:
 
 def noise_blocks() -> list:
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_diversity import jitter_colour, jitter_xy, reorder, tiny_strokes
+    from test_diversity import attacks, pond_high
 
     from brushwork.painter import paint
     from brushwork.render import RenderConfig, SyncRenderer
     from brushwork.score.diversity import DISTINCT, DUPLICATE, distance, look
 
     rows = []
-    subjects = (("yellow hibiscus", ("off-centre", "diagonal")), ("pink lotus", ("centred", "off-centre")))
-    for subject, layouts in subjects:
+    subjects = (("yellow hibiscus", ("off-centre", "diagonal"), {}),
+                ("pink lotus", ("centred", "off-centre"),
+                 {"by hand: pond high on the right": pond_high(paint(3, "pink lotus", composition="centred").code)}))
+    for subject, layouts, by_hand in subjects:
         base = paint(3, subject).code
-        cases = {"coordinates moved 3 px": jitter_xy(base), "colours moved 4 units": jitter_colour(base),
-                 "strokes reordered": reorder(base), "tiny strokes added": tiny_strokes(base),
-                 "all at once": tiny_strokes(reorder(jitter_colour(jitter_xy(base))))}
-        twins = {f"honest: {c}": paint(3, subject, composition=c).code for c in layouts}
-        twins |= {f"honest: seed {s} ({paint(s, subject).params['composition']})": paint(s, subject).code
+        twins = {f"painter: {c}": paint(3, subject, composition=c).code for c in layouts}
+        twins |= {f"painter: seed {s} ({paint(s, subject).params['composition']})": paint(s, subject).code
                   for s in (4, 6)}
+        cases = {**attacks(base), **twins, **by_hand}
         with SyncRenderer(RenderConfig(workers=2, timeout_s=60)) as renderer:
-            results = renderer.render_many([base, *cases.values(), *twins.values()])
+            results = renderer.render_many([base, *cases.values()])
         looks = [look(r.png) for r in results]
-        for (name, _), other in zip([*cases.items(), *twins.items()], looks[1:]):
+        for name, other in zip(cases, looks[1:]):
             d = distance(looks[0], other)
             verdict = "duplicate" if d <= DUPLICATE else "distinct" if d >= DISTINCT else "partly"
-            rows.append([subject, name, f"{d:.3f}", verdict])
+            kind = "honest" if name in twins or name in by_hand else "attack"
+            rows.append([subject, kind, name, f"{d:.3f}", verdict])
     return [(f"Diversity measure against the original (duplicate <= {DUPLICATE}, distinct >= {DISTINCT})",
-             ["subject", "variant", "distance", "reads as"], rows)]
+             ["subject", "kind", "variant", "distance", "reads as"], rows)]
 
 
 def adherence_blocks(out: Path) -> list:
