@@ -24,7 +24,7 @@ def url_problem(url: str, schemes: tuple[str, ...] = ("http", "https")) -> str |
 
     parts = urlparse(url)
     if parts.scheme not in schemes or not parts.hostname:
-        return f"{url!r} is not a {'/'.join(schemes)} URL: give one like {schemes[0]}://127.0.0.1:8000"
+        return f"{url!r} is not an {'/'.join(schemes)} URL: give one like {schemes[0]}://127.0.0.1:8000"
     try:
         parts.port  # noqa: B018 (an out-of-range or non-numeric port raises here)
     except ValueError:
