@@ -42,7 +42,8 @@ CASES: dict[str, list[Case]] = {
     "render": [Case("render missing.md -o out", "does not exist"),
                Case("render good.md -o afile", "give a folder"),
                Case("render fifo.md -o out", "not a regular file"),
-               Case("render good.md -o out --seed -1", "greater than or equal to 0")],
+               Case("render good.md -o out --seed -1", "greater than or equal to 0"),
+               Case("render good.md -o out --render-backend no_such:Backend", "give package.module:Class")],
     "check": [Case("check fifo.md --no-render", "not a regular file"),
               Case("check good.md --no-render --config bad.yaml", "--config bad.yaml"),
               Case("check good.md --no-render --workers -3", "--workers must be >= 0")],
@@ -221,7 +222,7 @@ def test_a_service_url_from_the_environment_is_checked_once_when_built(variable,
     assert build().base_url.startswith("http://127.0.0.1:")
 
 
-@pytest.mark.chromium      # eval checks for a browser before it reads a film
+@pytest.mark.chromium      # eval's Pipeline looks for a browser at start
 def test_an_eval_with_no_reward_at_all_exits_1_and_its_table_says_why(workdir):
     """A film whose every card has no total (the judge was down while it was recorded): eval writes
     its report, shows why in a table and exits 1. Its legal twin, the same film with one scored
