@@ -342,7 +342,8 @@ def test_one_grpo_step_with_the_configs_settings(config, standin, tmp_path):
     _, grpo, model_args = parse(["--config", str(config), "--model_name_or_path", str(folder),
                                  "--output_dir", str(tmp_path), "--max_steps", "1", "--max_completion_length", "8",
                                  "--per_device_train_batch_size", "8", "--gradient_accumulation_steps", "1",
-                                 "--report_to", "none", "--save_strategy", "no"], cpu=True)
+                                 "--report_to", "none", "--save_strategy", "no",
+                                 "--use_vllm", "false"], cpu=True)   # vLLM's configs: tests/test_train_vllm.py
     model, tokenizer = load_policy(model_args.model_name_or_path, model_args.model_revision, model_args.dtype,
                                    model_args.attn_implementation)
     rows = [{"prompt": [{"role": "user", "content": make_task(i).user}]} for i in range(8)]

@@ -10,6 +10,14 @@ the logits of one micro-batch (bf16 logits and their float32 log-softmax); the K
 generating the process's share of a generation batch (full-attention layers only); and 10 %
 plus 1.5 GiB for the CUDA context and fragmentation. Sequences are counted as the
 completion length plus `PROMPT_TOKENS`.
+
+With vLLM (`use_vllm`) the KV cache is vLLM's, not the trainer's. TRL 1.16 sends vLLM the
+weights with the LoRA merged in, and with the weights sharded (ZeRO-3) it first gathers the
+whole model on every process (`merge_adapter` cannot merge a shard): that sync is counted
+beside the training step, and with its whole model it is what refuses a LoRA on a 35B model
+under ZeRO-3 on 80 GB GPUs. In colocate mode vLLM takes `vllm_gpu_memory_utilization` of each
+GPU for its own copy of the weights (split over `vllm_tensor_parallel_size`) and its cache;
+the trainer plans against the rest.
 """
 
 from __future__ import annotations
@@ -38,11 +46,12 @@ class MemoryEstimate:
     activations: float
     logits: float
     generation: float
+    sync: float = 0.0     # the whole model, gathered beside the shard to send vLLM merged weights
 
     @property
     def total(self) -> float:
-        parts = self.weights + self.adapter + self.activations + self.logits + self.generation
-        return parts * 1.1 + OVERHEAD_GIB * GIB
+        step = self.activations + self.logits + self.generation
+        return (self.weights + self.adapter + max(step, self.sync)) * 1.1 + OVERHEAD_GIB * GIB
 
     def describe(self) -> str:
         shard = f", sharded over {self.shards} processes" if self.shards > 1 else ""
@@ -50,7 +59,9 @@ class MemoryEstimate:
                 f"({_count(self.parameters)} parameters in {self.dtype}{shard}), LoRA + AdamW "
                 f"{self.adapter / GIB:.2f} GiB ({self.trainable / 1e6:.1f} M trainable), activations "
                 f"{self.activations / GIB:.1f} GiB, logits {self.logits / GIB:.1f} GiB, generation KV cache "
-                f"{self.generation / GIB:.1f} GiB, + 10 % and {OVERHEAD_GIB:g} GiB")
+                f"{self.generation / GIB:.1f} GiB"
+                + (f", or at the vLLM weight sync the whole model gathered beside the shard ({self.sync / GIB:.1f} GiB)"
+                   if self.sync else "") + f", + 10 % and {OVERHEAD_GIB:g} GiB")
 
 
 def _count(n: int) -> str:
@@ -102,8 +113,9 @@ def sharded(grpo) -> bool:
 
 def estimate_memory(config, *, dtype: str | None, lora_r: int | None, target_modules=None, target_parameters=None,
                     per_device_batch: int = 1, completion_tokens: int = 8192, generation_batch: int = 1,
-                    gradient_checkpointing: bool = True, shards: int = 1) -> MemoryEstimate:
-    """Bytes per GPU of training `config`'s model with this plan (see the module docstring)."""
+                    gradient_checkpointing: bool = True, shards: int = 1, vllm: bool = False) -> MemoryEstimate:
+    """Bytes per GPU of training `config`'s model with this plan (see the module docstring);
+    `vllm`: generation runs on vLLM (server or colocate), which gets merged weights each step."""
     model = _meta_model(config)
     parameters = sum(p.numel() for p in model.parameters())
     dtype = dtype if dtype in BYTES else str(getattr(config, "dtype", None) or "float32").removeprefix("torch.")
@@ -121,10 +133,13 @@ def estimate_memory(config, *, dtype: str | None, lora_r: int | None, target_mod
     full = sum(t == "full_attention" for t in getattr(text, "layer_types", None) or ()) or layers
     kv_heads = getattr(text, "num_key_value_heads", None) or text.num_attention_heads
     head_dim = getattr(text, "head_dim", None) or hidden // text.num_attention_heads
-    generation = generation_batch * (completion_tokens + PROMPT_TOKENS) * full * 2 * kv_heads * head_dim * size
+    generation = 0 if vllm else \
+        generation_batch * (completion_tokens + PROMPT_TOKENS) * full * 2 * kv_heads * head_dim * size
     full_weights = parameters * size if lora_r else parameters * (size + 4 + 8)   # full fine-tune: grads + AdamW
+    # DeepSpeed gathers each weight into a new whole tensor beside the process's own shard
+    sync = parameters * size if vllm and lora_r and shards > 1 else 0.0
     return MemoryEstimate(parameters, trainable, dtype, shards, full_weights / shards,
-                          trainable * 16 / (shards if not lora_r else 1), activations, logits, generation)
+                          trainable * 16 / (shards if not lora_r else 1), activations, logits, generation, sync)
 
 
 def gpu_memory_bytes(local_rank: int = 0) -> int | None:
@@ -139,7 +154,7 @@ def gpu_memory_bytes(local_rank: int = 0) -> int | None:
 def preflight(args, grpo, model_args, processes: int, local_rank: int = 0) -> MemoryEstimate:
     """Estimate the plan's memory per GPU from the model's config (no weights read) and refuse a
     plan that cannot fit (`args.gpu_memory_gib`, else the GPU's own memory; nothing to refuse on
-    CPU without it)."""
+    CPU without it). In vLLM's colocate mode the trainer plans against what vLLM leaves."""
     from transformers import AutoConfig
 
     try:
@@ -153,12 +168,32 @@ def preflight(args, grpo, model_args, processes: int, local_rank: int = 0) -> Me
         target_modules=model_args.lora_target_modules, target_parameters=model_args.lora_target_parameters,
         per_device_batch=grpo.per_device_train_batch_size, completion_tokens=grpo.max_completion_length,
         generation_batch=grpo.generation_batch_size // max(1, processes),
-        gradient_checkpointing=bool(grpo.gradient_checkpointing), shards=shards)
+        gradient_checkpointing=bool(grpo.gradient_checkpointing), shards=shards, vllm=bool(grpo.use_vllm))
     limit = args.gpu_memory_gib * GIB if args.gpu_memory_gib else gpu_memory_bytes(local_rank)
+    if limit is not None and grpo.use_vllm and grpo.vllm_mode == "colocate":
+        limit = _colocated(estimate, grpo, limit)
     if limit is not None and estimate.total > limit:
-        fixes = ["shard the weights over several GPUs (the multi-GPU accelerate config, ZeRO-3)"] if shards == 1 else []
+        fixes = ["shard the weights over several GPUs (the multi-GPU accelerate config, ZeRO-3)"] \
+            if shards == 1 and not estimate.sync else []
+        fixes += ["use GPUs that hold the whole bf16 model (TRL merges the LoRA into gathered weights for vLLM), "
+                  "or generate without vLLM"] if estimate.sync else []
         fixes += ["turn on gradient_checkpointing"] if not grpo.gradient_checkpointing else []
         fixes += ["lower max_completion_length or per_device_train_batch_size", "use a larger GPU"]
-        raise ConfigError(f"this plan needs {estimate.describe()}, more than the {limit / GIB:.1f} GiB a GPU has: "
-                          + "; or ".join(fixes))
+        where = " (what vLLM's colocated share leaves)" if grpo.use_vllm and grpo.vllm_mode == "colocate" else ""
+        raise ConfigError(f"this plan needs {estimate.describe()}, more than the {limit / GIB:.1f} GiB a GPU "
+                          f"has{where}: " + "; or ".join(fixes))
     return estimate
+
+
+def _colocated(estimate: MemoryEstimate, grpo, limit: float) -> float:
+    """What a colocated vLLM leaves the trainer of a GPU of `limit` bytes, after checking that its
+    share holds its copy of the weights (in the policy's dtype, split over tensor parallelism)."""
+    share = grpo.vllm_gpu_memory_utilization * limit
+    weights = estimate.parameters * BYTES.get(estimate.dtype, 2) / max(1, grpo.vllm_tensor_parallel_size)
+    if weights * 1.1 > share:
+        raise ConfigError(f"vllm_mode colocate: vllm_gpu_memory_utilization {grpo.vllm_gpu_memory_utilization:g} "
+                          f"gives vLLM {share / GIB:.1f} GiB of the GPU, less than its copy of the weights "
+                          f"({weights / GIB:.1f} GiB at vllm_tensor_parallel_size {grpo.vllm_tensor_parallel_size}) "
+                          "and a cache: raise vllm_gpu_memory_utilization or vllm_tensor_parallel_size, or serve "
+                          "generation on its own GPUs (vllm_mode server)")
+    return limit - share
