@@ -358,3 +358,13 @@ def literal_sketch(polys: Polys) -> str:
 def reseeded(code: str, seed: int) -> str:
     """The pool sketch with its random and noise seeds changed: the same sketch, other random draws."""
     return re.sub(r"\b(randomSeed|noiseSeed)\((\d+)\)", lambda m: f"{m.group(1)}({int(m.group(2)) + seed})", code)
+
+
+def recut(polys: Polys) -> Polys:
+    """Every shape cut in two through its centre, both halves in its colour: the same regions
+    painted, none of the pool's shapes left whole (what the shape side matches shape by shape)."""
+    out: Polys = []
+    for p, fill in polys:
+        centre, half = p.mean(0), len(p) // 2
+        out += [(np.vstack([p[:half + 1], centre]), fill), (np.vstack([p[half:], p[:1], centre]), fill)]
+    return out

@@ -333,14 +333,14 @@ def test_judge_copies_flags_but_judges(example_pool):
 
 
 def test_the_thresholds_are_checked_and_can_be_off(example_pool):
-    for name in ("copy_image_similarity", "copy_source_similarity", "copy_shape_coverage"):
+    for name in ("copy_image_similarity", "copy_source_similarity", "copy_shape_coverage", "copy_outline_similarity"):
         with pytest.raises(ConfigError, match=name):
             ScoringOptions(**{name: 1.5})
     env = {"BRUSHWORK_COPY_IMAGE_SIMILARITY": "-1", "BRUSHWORK_COPY_SOURCE_SIMILARITY": "0.7"}
     options = ScoringOptions.from_env(env)
     assert options.copy_image_similarity == -1 and options.copy_source_similarity == 0.7
     with Pipeline(ScoringOptions(workers=1, copy_image_similarity=-1, copy_source_similarity=-1,
-                                 copy_shape_coverage=-1, preset="hps-only")) as p:
+                                 copy_shape_coverage=-1, copy_outline_similarity=-1, preset="hps-only")) as p:
         assert p.run(fenced(item(example_pool, CALIBRATION[0]).source.read_text()), seed=0).card.copy_of is None
 
 

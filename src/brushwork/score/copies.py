@@ -21,7 +21,11 @@ painting, in every split, three ways:
   nothing, nor does the sketch's code or its random draws (a re-rolled pool sketch keeps its fixed
   shapes, and its random ones near in their colours). It answers what the picture side cannot:
   turns by any angle, and textures that change with every random draw; the picture side still
-  guards pictures of pool paintings painted some other way, and pools of images alone.
+  guards pictures of pool paintings painted some other way, and pools of images alone;
+- the outline (`copy_outline`), also from the display lists: the boundaries between the
+  painting's flat colour regions, drawn without the watercolour, correlated with each pool
+  painting's at any angle, scale, mirror and shift; a copy at `copy_outline_similarity`. It
+  answers what the shape side cannot: a copy whose regions were cut into other shapes.
 
 Thresholds were set on the bundled pool (see tests/copy_attacks.py and benchmarks/copies.py for
 the measured margins). The ScoreCard names it (`copy_of`: a `Copy`) and, unless `judge_copies`
@@ -35,20 +39,21 @@ from dataclasses import dataclass
 from brushwork.errors import ConfigError
 from brushwork.pool import Pool
 from brushwork.score.copy_image import RECOLOURED, ImageIndex
+from brushwork.score.copy_outline import OutlineIndex
 from brushwork.score.copy_shapes import ShapeIndex, ShapeMatch
 from brushwork.score.copy_source import SourceIndex
 
-HOWS = ("image", "source", "both", "shapes")
+HOWS = ("image", "source", "both", "shapes", "outline")
 
 
 @dataclass(frozen=True)
 class Copy:
-    """A pool painting this painting reproduces: found by its picture, its sketch, both, or its shapes."""
+    """A pool painting this painting reproduces: found by its picture, its sketch, both, its shapes or its outline."""
 
     id: str
-    how: str               # image | source | both | shapes
+    how: str               # image | source | both | shapes | outline
     transform: str         # what was done to the picture ("mirrored, shifted 25 px"), "" for none
-    similarity: float      # 0..1: edge correlation (image, both), fingerprint share (source), shape coverage
+    similarity: float      # 0..1: edge correlation (image, both, outline), fingerprint share (source), shape coverage
     also: tuple[str, ...] = ()   # the other pool paintings a splice takes shapes from (shapes)
 
     def __post_init__(self):
@@ -59,7 +64,7 @@ class Copy:
         """`love_x, mirrored` as one phrase for people (critique, watch, score table)."""
         if self.also:
             return f"spliced from {', '.join((self.id, *self.also))}"
-        how = {"image": "", "source": "its sketch rewritten", "both": "", "shapes": ""}[self.how]
+        how = {"image": "", "source": "its sketch rewritten", "both": "", "shapes": "", "outline": ""}[self.how]
         detail = ", ".join(p for p in (self.transform, how) if p)
         return f"{self.id}, {detail}" if detail else self.id
 
@@ -84,21 +89,25 @@ def _shape_copy(found: ShapeMatch) -> Copy:
 
 
 class CopyDetector:
-    def __init__(self, pool: Pool, image: float, source: float, shapes: float = -1):
-        """`image`, `source`, `shapes`: the thresholds (`ScoringOptions.copy_image_similarity`,
-        `copy_source_similarity`, `copy_shape_coverage`); -1 turns that side off. The shape side
-        needs the pool's display lists (`PoolItem.shapes`); a pool of images alone has none."""
+    def __init__(self, pool: Pool, image: float, source: float, shapes: float = -1, outline: float = -1):
+        """`image`, `source`, `shapes`, `outline`: the thresholds (`ScoringOptions.copy_image_similarity`,
+        `copy_source_similarity`, `copy_shape_coverage`, `copy_outline_similarity`); -1 turns that side
+        off. The shape and outline sides need the pool's display lists (`PoolItem.shapes`); a pool of
+        images alone has none."""
         self.image_threshold, self.source_threshold, self.shape_threshold = image, source, shapes
+        self.outline_threshold = outline
         items = list(pool.items)
         self.images = ImageIndex([i.id for i in items], [i.image_bytes() for i in items]) if image > 0 else None
         sources = {i.id: i.source.read_text(encoding="utf-8") for i in items if i.source is not None}
         self.sources = SourceIndex(sources) if source > 0 else None
         lists = {i.id: i.display_list() for i in items if i.shapes is not None}
         self.shapes = ShapeIndex(lists) if shapes > 0 and lists else None
+        self.outlines = OutlineIndex(lists) if outline > 0 and lists else None
 
     def match(self, png: bytes, code: str | None = None, display_list: str | None = None) -> Copy | None:
         """The pool painting this painting (its picture, sketch or shapes) reproduces, or None. The
-        picture and sketch sides speak first (they name a shift); the shapes answer what they miss."""
+        picture and sketch sides speak first (they name a shift), then the outline (any angle); the
+        shapes answer what they miss."""
         seen = self.images.nearest(png) if self.images is not None else None
         read = self.sources.nearest(code) if self.sources is not None and code else None
         by_image = seen is not None and seen.similarity >= self.image_threshold
@@ -109,5 +118,8 @@ class CopyDetector:
             return Copy(seen.id, "image", seen.transform, round(seen.similarity, 4))
         if by_source:
             return Copy(read.id, "source", "", round(read.similarity, 4))
+        drawn = self.outlines.nearest(display_list) if self.outlines is not None and display_list else None
+        if drawn is not None and drawn.similarity >= self.outline_threshold:
+            return Copy(drawn.id, "outline", drawn.transform, round(drawn.similarity, 4))
         laid = self.shapes.nearest(display_list) if self.shapes is not None and display_list else None
         return _shape_copy(laid) if laid is not None and laid.coverage >= self.shape_threshold else None

@@ -76,6 +76,10 @@ class RewardSettings:
                                          "shift, with shapes matched to the pixel) at which it copies them; the pool's "
                                          "own paintings reach 0.62 of one another; -1 turns it off",
                                          above=0, max=1, off=-1)
+    copy_outline_similarity: float = setting(0.86, "correlation (0-1) of the boundaries between a painting's flat "
+                                             "colour regions, drawn from its display list, with a pool painting's "
+                                             "at any angle, scale, mirror and shift, at which it copies it; honest "
+                                             "paintings reach 0.63; -1 turns it off", above=0, max=1, off=-1)
     judge_copies: bool = setting(False, "judge a painting that copies a pool painting like any other (default: its "
                                  "judge term is 0)")
 

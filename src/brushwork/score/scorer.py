@@ -42,9 +42,9 @@ class Scorer:
         self.terms: dict[str, Term] = self.wiring.terms()
         self._taste = self.wiring.taste
         image, source = self.options.copy_image_similarity, self.options.copy_source_similarity
-        shapes = self.options.copy_shape_coverage
-        on = pool is not None and (image > 0 or source > 0 or shapes > 0)
-        self.copies = CopyDetector(pool, image, source, shapes) if on else None
+        shapes, outline = self.options.copy_shape_coverage, self.options.copy_outline_similarity
+        on = pool is not None and (image > 0 or source > 0 or shapes > 0 or outline > 0)
+        self.copies = CopyDetector(pool, image, source, shapes, outline) if on else None
 
     async def score(self, reply: str, seed: int = 0, group_seed: int | None = None,
                     subject: str | None = None) -> ScoreCard:
