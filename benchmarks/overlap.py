@@ -1,16 +1,17 @@
 """Overlap benchmark: GRPO step time on the tiny CPU run, scoring serial vs overlapped with generation.
 
 The tiny-cpu config's warm-up model is built once into a cache folder (`brushwork train
---max_steps 1`, which saves OUTPUT_DIR/base) and reused, so the runs time GRPO steps, not the
-warm-up. Then runs of `brushwork train --config tiny-cpu --overlap false|true` on that model,
-interleaved ABBA (serial, overlapped, overlapped, serial per block) so a drift in the machine's
-load weighs on both arms alike. Each run has its own seed (the render cache would otherwise
-serve the second arm the first arm's paintings); its first step (browsers starting) is dropped.
-Reports each arm's mean step time, the ratio overlapped / serial with a 95 % bootstrap interval
-over the steps, the load average around the runs, and writes its section of benchmarks/RESULTS.md.
+--max_steps 1`, which saves OUTPUT_DIR/base) and reused, so the run times GRPO steps, not the
+warm-up. Then one `brushwork train --config tiny-cpu` run on that model (in this process, one
+model load, one warm renderer) whose steps alternate ABBA: serial, overlapped, overlapped,
+serial, ... (the overlapping trainer with its streamer switched off on the serial steps), so a
+drift in the machine's load weighs on both arms alike and both score the same policy's
+paintings. Its first step (browsers starting) is dropped. Reports each arm's mean step time,
+the ratio overlapped / serial with a 95 % bootstrap interval over the steps, the load average
+around the run, and writes its section of benchmarks/RESULTS.md.
 
-    .venv/bin/python benchmarks/overlap.py                      # 1 ABBA block of 4-step runs
-    .venv/bin/python benchmarks/overlap.py --blocks 2 --steps 6 --sft_samples 200 --sft_epochs 4
+    .venv/bin/python benchmarks/overlap.py                      # 2 ABBA blocks (1 + 8 steps)
+    .venv/bin/python benchmarks/overlap.py --blocks 4 --sft_samples 128 --sft_epochs 3
 """
 
 from __future__ import annotations
@@ -46,9 +47,41 @@ def warm_model(cache: Path, sft_samples: int | None, sft_epochs: float | None) -
     return cache / "base"
 
 
-def step_times(out: Path) -> list[float]:
+ARMS = (False, True, True, False)      # serial, overlapped, overlapped, serial: step k runs ARMS[(k - 1) % 4]
+
+
+def alternating(factory):
+    """`overlap.overlapping` whose trainers score serially on the serial steps of the ABBA pattern."""
+    def make(base):
+        overlapped = factory(base)
+
+        class Alternating(overlapped):
+            def _generate_single_turn(self, *args, **kwargs):
+                if ARMS[self.state.global_step % 4]:      # global_step counts the steps done: this is step + 1
+                    return super()._generate_single_turn(*args, **kwargs)
+                return base._generate_single_turn(self, *args, **kwargs)
+        return Alternating
+    return make
+
+
+def counting_early_starts() -> dict[int, int]:
+    """Completions started early, by GRPO step (1-based), counted as the reward hears them."""
+    from brushwork.train.rewards import BrushworkReward
+
+    counts: dict[int, int] = {}
+    start = BrushworkReward.start_early
+
+    def counted(self, index, prompt, reply, row, step):
+        counts[step + 1] = counts.get(step + 1, 0) + 1
+        return start(self, index, prompt, reply, row, step)
+
+    BrushworkReward.start_early = counted
+    return counts
+
+
+def step_times(out: Path) -> list[tuple[int, float]]:
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    return [r["step_time"] for r in rows if "step_time" in r][1:]     # the first step starts the browsers
+    return [(r["step"], r["step_time"]) for r in rows if "step_time" in r]
 
 
 def ratio_interval(serial: list[float], overlapped: list[float], resamples: int = 4000) -> tuple[float, float]:
@@ -62,8 +95,7 @@ def ratio_interval(serial: list[float], overlapped: list[float], resamples: int 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--blocks", type=int, default=1, help="ABBA blocks (4 runs each)")
-    ap.add_argument("--steps", type=int, default=4, help="GRPO steps a run (the first is dropped)")
+    ap.add_argument("--blocks", type=int, default=2, help="ABBA blocks of 4 steps (after a first, dropped step)")
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "bench-overlap")
     ap.add_argument("--sft_samples", type=int, help="a shorter warm-up than the config's (said in the results)")
     ap.add_argument("--sft_epochs", type=float)
@@ -71,23 +103,23 @@ def main() -> None:
     args = ap.parse_args()
 
     base = warm_model(args.cache, args.sft_samples, args.sft_epochs)
-    times: dict[bool, list[float]] = {False: [], True: []}
-    runs, loads = [], [os.getloadavg()[0]]
-    for block in range(args.blocks):
-        for position, overlap in enumerate((False, True, True, False)):
-            seed = 100 * block + position
-            out = args.cache / f"run-{block}-{position}"
-            t0 = time.perf_counter()
-            train(out, "--tiny", "false", "--model_name_or_path", str(base), "--sft_samples", "0",
-                  "--max_steps", str(args.steps), "--warmup_steps", "0", "--seed", str(seed),
-                  "--overlap", str(overlap).lower())
-            steps = step_times(out)
-            times[overlap] += steps
-            loads.append(os.getloadavg()[0])
-            runs.append((block, position, overlap, seed, steps, time.perf_counter() - t0))
-            print(f"block {block} run {position} overlap={overlap}: steps {[round(s, 1) for s in steps]} s, "
-                  f"load {loads[-1]:.1f}", flush=True)
+    from brushwork.train import overlap
+    from brushwork.train.config import parse
+    from brushwork.train.run import train as train_in_process
 
+    overlap.overlapping = alternating(overlap.overlapping)   # run.py looks it up when it builds the trainer
+    early = counting_early_starts()
+    out = args.cache / "run"
+    steps = 1 + 4 * args.blocks
+    brush, grpo, model = parse([*COMMON, "--output_dir", str(out), "--tiny", "false", "--model_name_or_path",
+                                str(base), "--sft_samples", "0", "--max_steps", str(steps), "--warmup_steps", "0"])
+    (out / "metrics.jsonl").unlink(missing_ok=True)
+    loads, t0 = [os.getloadavg()[0]], time.perf_counter()
+    train_in_process(brush, grpo, model)
+    wall, loads = time.perf_counter() - t0, [*loads, os.getloadavg()[0]]
+    measured = step_times(out)[1:]                             # the first step starts the browsers
+    times = {arm: [t for step, t in measured if ARMS[(step - 1) % 4] is arm] for arm in (False, True)}
+    runs = [(step, ARMS[(step - 1) % 4], t) for step, t in measured]
     serial, overlapped = (float(np.mean(times[k])) for k in (False, True))
     lo, hi = ratio_interval(times[False], times[True])
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -96,12 +128,13 @@ def main() -> None:
         ("Step time, serial vs overlapped", ["", "serial", "overlapped", "overlapped / serial (95 % interval)"],
          [[f"mean GRPO step ({len(times[False])} + {len(times[True])} steps)", f"{serial:.1f} s",
            f"{overlapped:.1f} s", f"{overlapped / serial:.2f} [{lo:.2f}, {hi:.2f}]"]]),
-        ("Runs, in order", ["block", "run", "overlap", "seed", "step times (s, first dropped)", "wall (s)"],
-         [[str(b), str(p), str(o).lower(), str(s), ", ".join(f"{t:.1f}" for t in st), f"{w:.0f}"]
-          for b, p, o, s, st, w in runs]),
+        ("Steps, in order", ["step", "overlap", "step time (s)", "completions started at their end-of-sequence"],
+         [[str(step), str(arm).lower(), f"{t:.1f}", str(early.get(step, 0)) + f" of {grpo.generation_batch_size}"]
+          for step, arm, t in runs]),
     ]
     header = (f"## Overlap: scoring while the batch generates (benchmarks/overlap.py)\n\nRun of {when}: tiny-cpu, "
-              f"{args.blocks} ABBA block(s) of {args.steps}-step runs on the cached warm-up model ({warmup}); "
+              f"one run of {steps} GRPO steps alternating ABBA ({args.blocks} block(s), the first step dropped) on "
+              f"the cached warm-up model ({warmup}), {wall / 60:.1f} min; "
               f"load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores, shared with "
               "other work. Done when overlapped < serial.")
     from rich.console import Console
