@@ -1,4 +1,5 @@
-"""Cost of the picture side of copy detection: this code against the code before its confirm pass.
+"""Cost of the picture side of copy detection: this code against the code before its confirm pass,
+and the outline side (`copy_outline`) beside them.
 
 `ImageIndex.nearest` of `brushwork.score.copy_image` as it is now, against the same module as
 it was at `BASELINE` (read from this repository's git history: every turn at 48 px in float64,
@@ -7,7 +8,8 @@ paintings, and each is asked for the paintings the copy tests use (every pool pa
 image attack of tests/copy_attacks.py on the calibration and held-out items). The two run
 interleaved, painting by painting, so a change in the machine's load falls on both; wall and CPU
 time per painting (CPU time is the steadier figure on a loaded machine). Both must name the same
-pool painting for every attack.
+pool painting for every attack. `OutlineIndex.nearest` runs in the same loop on the pool paintings'
+display lists (the attacks here are images, which have none).
 
 Writes its section of benchmarks/RESULTS.md.
 
@@ -76,10 +78,13 @@ def summary(title: str, ms: list[float]) -> list[str]:
 def run(console: Console) -> list:
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.score.copy_image import ImageIndex
+    from brushwork.score.copy_outline import OutlineIndex
 
     pool = load_pool(example_pool_dir())
     ids, pngs = [i.id for i in pool.items], [i.image_bytes() for i in pool.items]
     indexes = {"now": ImageIndex(ids, pngs), "baseline": baseline_module().ImageIndex(ids, pngs)}
+    lists = {i.id: i.display_list() for i in pool.items}
+    outlines, outline_wall, outline_cpu = OutlineIndex(lists), [], []
     wall = {name: [] for name in indexes}
     cpu = {name: [] for name in indexes}
     wrong = {name: 0 for name in indexes}
@@ -90,10 +95,17 @@ def run(console: Console) -> list:
             wall[name].append(w)
             cpu[name].append(c)
             wrong[name] += what.startswith("attack") and match.id != pid
+        if not what.startswith("attack"):
+            wall_t, cpu_t = time.perf_counter(), time.process_time()
+            outlines.nearest(lists[pid])
+            outline_wall.append(1000 * (time.perf_counter() - wall_t))
+            outline_cpu.append(1000 * (time.process_time() - cpu_t))
     rows = []
     for name in indexes:
         rows.append([*summary(f"ImageIndex.nearest, {name}", wall[name]), *summary("", cpu[name])[1:],
                      str(len(todo)), str(wrong[name])])
+    rows.append([*summary("OutlineIndex.nearest, pool paintings", outline_wall),
+                 *summary("", outline_cpu)[1:], str(len(outline_cpu)), "-"])
     median = statistics.median
     ratio = [[f"baseline / now, median {what}", f"{median(ms['baseline']) / median(ms['now']):.2f}"]
              for what, ms in (("wall", wall), ("CPU", cpu))]
@@ -110,8 +122,8 @@ def main() -> None:
     header = (f"## Copy detection cost (`benchmarks/copy_cost.py`), run of "
               f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n\n"
               f"`ImageIndex.nearest` now against the same module at {BASELINE[:10]} (before the 96 px confirm "
-              "pass), interleaved on the same paintings: the 47 pool paintings and the image attacks of "
-              "tests/copy_attacks.py.")
+              "pass), interleaved on the same paintings: the pool paintings and the image attacks of "
+              "tests/copy_attacks.py; `OutlineIndex.nearest` in the same loop on the pool paintings' display lists.")
     replace_section(START, END, markdown(blocks, START, END, header))
 
 
