@@ -11,6 +11,7 @@ from servers import FakeVLMJudge, openai_judge_app, serve
 
 from brushwork.errors import ConfigError
 from brushwork.render import RenderConfig, Renderer
+from brushwork.render.config import TIMEOUT_S
 from brushwork.score import RewardConfig, Scorer, pick_references
 from brushwork.score.backends import OpenAIJudge, Retry, TasteAesthetic, TasteJudge
 from brushwork.score.card import ScoreCard
@@ -124,7 +125,9 @@ async def test_endless_loop_is_zero_not_none(example_pool, taste, tmp_path):
     """A hang is the sketch's own failure: stopped at the CPU budget, it scores 0 (only our
     failures, like the judge outage above, are None)."""
     hang = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(300, 300, 28); while (true) {}")
-    async with Renderer(RenderConfig(workers=1, timeout_s=3, cpu_budget_s=1.5, cache_dir=tmp_path)) as r:
+    # The product's wall deadline: at load 13 a 3 s deadline came before 1.5 CPU-s of spinning
+    # (render_timeout), so the CPU budget, which the load does not move, is what stops it here.
+    async with Renderer(RenderConfig(workers=1, timeout_s=TIMEOUT_S, cpu_budget_s=1.5, cache_dir=tmp_path)) as r:
         card = await _scorer(r, example_pool, taste).score(hang)
     assert card.total == 0.0 and not card.passed and card.infra is None
     assert [(v.id, v.severity) for v in card.violations] == [("too_slow", "broken")]
