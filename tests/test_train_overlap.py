@@ -61,7 +61,7 @@ def test_an_early_start_is_claimed_only_by_the_same_completion_and_draw(monkeypa
 
 @pytest.mark.slow
 @pytest.mark.chromium
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(1500)     # minutes on a loaded 2-core machine
 @pytest.mark.parametrize("overlap", [True, False])
 def test_a_tiny_grpo_step_scores_each_completion_as_it_ends(example_pool, reciting_model, tmp_path, monkeypatch,
                                                             overlap):
@@ -80,8 +80,8 @@ def test_a_tiny_grpo_step_scores_each_completion_as_it_ends(example_pool, reciti
         "started", calls["started"] + 1) or start(self, *a))
     args = ["--config", str(TINY), "--output_dir", str(tmp_path / "run"), "--tiny", "false",
             "--model_name_or_path", str(reciting_model), "--sft_samples", "0", "--max_steps", "1",
-            "--warmup_steps", "0", "--num_generations", "4", "--per_device_train_batch_size", "4",
-            "--rollouts_per_step", "4", "--temperature", "0.3", "--task_repeats", "1", "--save_strategy", "no",
+            "--warmup_steps", "0", "--num_generations", "2", "--per_device_train_batch_size", "2",
+            "--rollouts_per_step", "2", "--temperature", "0.3", "--task_repeats", "1", "--save_strategy", "no",
             "--workers", "2", "--report_to", "none", "--overlap", str(overlap).lower()]
     brush, grpo, model = parse(args, cpu=True)
     result = train(brush, grpo, model)
@@ -89,6 +89,6 @@ def test_a_tiny_grpo_step_scores_each_completion_as_it_ends(example_pool, reciti
     logged = [json.loads(line) for line in result.metrics.read_text().splitlines()]
     assert max(row.get("rewards/brushwork/mean", 0.0) for row in logged) > 0.05     # the painting passed
     if overlap:     # every early start claimed; only completions cut at the length limit start late
-        assert calls["early"] >= 1 and calls["started"] == 4, calls
+        assert calls["early"] >= 1 and calls["started"] == 2, calls
     else:
-        assert calls == {"early": 0, "started": 4}
+        assert calls == {"early": 0, "started": 2}

@@ -137,6 +137,7 @@ def test_remote_reward_turns_each_failure_into_none_with_a_reason(example_pool):
         assert [v.id for v in reward.last[2].violations] == ["syntax_error"]
         again = reward.score(prompts=["p"], completions=[chat(HONEST)], seed=[13])   # the dropped client reconnects
         assert again[0] == pytest.approx(out[0], abs=1e-3)
+        reward.close()
 
 
 @pytest.mark.timeout(900)     # the example pool renders in its setup

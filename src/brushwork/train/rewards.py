@@ -35,6 +35,7 @@ import base64
 import hashlib
 import math
 import threading
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -132,6 +133,11 @@ def term_stats(scored: list[ScoreCard]) -> dict[str, float]:
     return out
 
 
+def _stop_loop(loop: asyncio.AbstractEventLoop) -> None:
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(loop.stop)
+
+
 @dataclass(frozen=True)
 class Job:
     """One completion to score: the reply and the draw it is scored under."""
@@ -204,6 +210,7 @@ class BrushworkReward:
                 self._thread = threading.Thread(target=loop.run_forever, name="brushwork-reward-loop", daemon=True)
                 self._thread.start()
                 self._loop = loop
+                weakref.finalize(self, _stop_loop, loop)   # a reward dropped without close() stops its thread
             return self._loop
 
     def _start(self, job: Job, index: int) -> Future:
