@@ -73,6 +73,7 @@ def counting_early_starts() -> dict[int, int]:
 
     def counted(self, index, prompt, reply, row, step):
         counts[step + 1] = counts.get(step + 1, 0) + 1
+        print(f"step {step + 1}: completion {index} started at its end-of-sequence", flush=True)
         return start(self, index, prompt, reply, row, step)
 
     BrushworkReward.start_early = counted
@@ -93,15 +94,8 @@ def ratio_interval(serial: list[float], overlapped: list[float], resamples: int 
     return float(lo), float(hi)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--blocks", type=int, default=2, help="ABBA blocks of 4 steps (after a first, dropped step)")
-    ap.add_argument("--cache", type=Path, default=ROOT / "out" / "bench-overlap")
-    ap.add_argument("--sft_samples", type=int, help="a shorter warm-up than the config's (said in the results)")
-    ap.add_argument("--sft_epochs", type=float)
-    ap.add_argument("--no-write", action="store_true")
-    args = ap.parse_args()
-
+def run(args, out: Path, steps: int) -> tuple[dict[int, int], int]:
+    """The ABBA run in this process: (early starts by step, completions a step)."""
     base = warm_model(args.cache, args.sft_samples, args.sft_epochs)
     from brushwork.train import overlap
     from brushwork.train.config import parse
@@ -109,13 +103,28 @@ def main() -> None:
 
     overlap.overlapping = alternating(overlap.overlapping)   # run.py looks it up when it builds the trainer
     early = counting_early_starts()
-    out = args.cache / "run"
-    steps = 1 + 4 * args.blocks
     brush, grpo, model = parse([*COMMON, "--output_dir", str(out), "--tiny", "false", "--model_name_or_path",
                                 str(base), "--sft_samples", "0", "--max_steps", str(steps), "--warmup_steps", "0"])
     (out / "metrics.jsonl").unlink(missing_ok=True)
-    loads, t0 = [os.getloadavg()[0]], time.perf_counter()
     train_in_process(brush, grpo, model)
+    return early, grpo.generation_batch_size
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--blocks", type=int, default=2, help="ABBA blocks of 4 steps (after a first, dropped step)")
+    ap.add_argument("--cache", type=Path, default=ROOT / "out" / "bench-overlap")
+    ap.add_argument("--sft_samples", type=int, help="a shorter warm-up than the config's (said in the results)")
+    ap.add_argument("--sft_epochs", type=float)
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--summarise", action="store_true",
+                    help="only read the run's metrics.jsonl (a run stopped early: the steps it finished)")
+    args = ap.parse_args()
+
+    out, steps = args.cache / "run", 1 + 4 * args.blocks
+    loads, t0, early, batch = [os.getloadavg()[0]], time.perf_counter(), {}, None
+    if not args.summarise:
+        early, batch = run(args, out, steps)
     wall, loads = time.perf_counter() - t0, [*loads, os.getloadavg()[0]]
     measured = step_times(out)[1:]                             # the first step starts the browsers
     times = {arm: [t for step, t in measured if ARMS[(step - 1) % 4] is arm] for arm in (False, True)}
@@ -129,12 +138,12 @@ def main() -> None:
          [[f"mean GRPO step ({len(times[False])} + {len(times[True])} steps)", f"{serial:.1f} s",
            f"{overlapped:.1f} s", f"{overlapped / serial:.2f} [{lo:.2f}, {hi:.2f}]"]]),
         ("Steps, in order", ["step", "overlap", "step time (s)", "completions started at their end-of-sequence"],
-         [[str(step), str(arm).lower(), f"{t:.1f}", str(early.get(step, 0)) + f" of {grpo.generation_batch_size}"]
+         [[str(step), str(arm).lower(), f"{t:.1f}", f"{early.get(step, 0)} of {batch}" if batch else "not counted"]
           for step, arm, t in runs]),
     ]
     header = (f"## Overlap: scoring while the batch generates (benchmarks/overlap.py)\n\nRun of {when}: tiny-cpu, "
-              f"one run of {steps} GRPO steps alternating ABBA ({args.blocks} block(s), the first step dropped) on "
-              f"the cached warm-up model ({warmup}), {wall / 60:.1f} min; "
+              f"one run of {len(measured) + 1} GRPO steps alternating ABBA (the first step dropped) on "
+              f"the cached warm-up model ({warmup}){f', {wall / 60:.1f} min' if batch else ''}; "
               f"load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores, shared with "
               "other work. Done when overlapped < serial.")
     from rich.console import Console
