@@ -4,7 +4,7 @@ A policy warmed up on pool sources (or one that finds a reference's sketch) coul
 the references the judge compares against and win every comparison, and under GRPO it will
 find the cheap variations: the sketch shifted, mirrored, turned, scaled, cropped or recoloured,
 or its source rewritten. Every painting that passed the gate is compared with every pool
-painting, in every split, three ways:
+painting, in every split, four ways:
 
 - the picture (`copy_image`): edge maps of the paint, searched over the 8 turns and mirrors,
   7 scales (0.75-1.33) and every translation, against each pool painting as it is and framed

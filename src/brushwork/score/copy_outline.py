@@ -108,8 +108,9 @@ class OutlineIndex:
         shapes = {pid: labelled(dl) for pid, dl in lists.items()}
         self.ids = [pid for pid, s in shapes.items() if len(s) >= MIN_SHAPES]
         self.shapes, self.how = [shapes[pid] for pid in self.ids], how
-        self.fine = [edge_map(s, how.size) for s in self.shapes]
-        self.sharp = [edge_map(s, how.confirm) for s in self.shapes]
+        self.fine = [_Level(edge_map(s, how.size)[None], _side(how.size, min(how.scales))) for s in self.shapes]
+        least = min(how.scales) * min(how.confirm_steps)      # the smallest scale a confirm pass searches
+        self.sharp = [_Level(edge_map(s, how.confirm)[None], _side(how.confirm, least)) for s in self.shapes]
         self.coarse = None
         if self.ids:
             maps = np.stack([edge_map(s, how.coarse) for s in self.shapes])
@@ -118,15 +119,17 @@ class OutlineIndex:
     def nearest(self, display_list: str, exclude: frozenset[str] = frozenset()) -> OutlineMatch | None:
         """The pool painting whose outline this painting's outline matches best, at any angle;
         None when it has too few shapes or the pool has none."""
-        cand, how = labelled(display_list), self.how
+        cand, how, maps = labelled(display_list), self.how, {}
         rows = [k for k, pid in enumerate(self.ids) if pid not in exclude]
         if len(cand) < MIN_SHAPES or not rows:
             return None
         rows = np.array(rows)
         best, start = np.full(len(rows), -np.inf), [(0.0, 0)] * len(rows)
         for angle in how.angles:
-            value = self.coarse.search(edge_map(turned(cand, angle), how.coarse), rows,
-                                       np.tile(np.arange(8), (len(rows), 1)), how.coarse_scales).value
+            small = edge_map(turned(cand, angle), how.coarse)
+            if not small.any():
+                continue                     # turned off the canvas at this angle: nothing to compare
+            value = self.coarse.search(small, rows, np.tile(np.arange(8), (len(rows), 1)), how.coarse_scales).value
             better = value.max(1) > best
             best = np.where(better, value.max(1), best)
             start = [(angle, int(t)) if b else s for b, t, s in zip(better, value.argmax(1), start)]
@@ -134,26 +137,30 @@ class OutlineIndex:
         for r in np.argsort(-best, kind="stable")[:how.shortlist]:
             angle, turn = start[r]
             for nudge in how.nudges:
-                value, scale = self._search(cand, self.fine[rows[r]], how.size, angle + nudge, turn, how.scales)
+                value, scale = _search(cand, maps, self.fine[rows[r]], angle + nudge, turn, how.scales)
                 if value > found[0]:
                     found = (value, int(rows[r]), angle + nudge, turn, scale)
         _, k, angle, turn, scale = found
         value, best_angle, best_scale = -np.inf, angle, scale
         for nudge in how.confirm_nudges:
-            got, s = self._search(cand, self.sharp[k], how.confirm, angle + nudge, turn,
-                                  tuple(scale * step for step in how.confirm_steps))
+            got, s = _search(cand, maps, self.sharp[k], angle + nudge, turn,
+                             tuple(scale * step for step in how.confirm_steps))
             if got > value:
                 value, best_angle, best_scale = got, angle + nudge, s
         return OutlineMatch(self.ids[k], min(1.0, max(0.0, value)), _transform(best_angle, turn, best_scale))
 
-    @staticmethod
-    def _search(cand: Shapes, pool_map: np.ndarray, size: int, angle: float, turn: int,
-                scales: tuple[float, ...]) -> tuple[float, float]:
-        """The best correlation of the candidate turned by `angle` then `turn` with one pool map."""
-        level = _Level(pool_map[None], _side(size, min(scales)))
-        hit = level.search(edge_map(turned(cand, angle), size), np.zeros(1, dtype=int), np.array([[turn]]), scales)
-        value = float(hit.value[0, 0])
-        return (value if math.isfinite(value) else -np.inf), scales[hit.scale[0, 0]]
+
+
+def _search(cand: Shapes, maps: dict, level: _Level, angle: float, turn: int,
+            scales: tuple[float, ...]) -> tuple[float, float]:
+    """The best correlation of the candidate turned by `angle` then `turn` with one pool painting's
+    map (`level`); `maps` keeps the candidate's maps by angle and size, for the next call."""
+    key = (angle, level.size)
+    if key not in maps:
+        maps[key] = edge_map(turned(cand, angle), level.size)
+    hit = level.search(maps[key], np.zeros(1, dtype=int), np.array([[turn]]), scales)
+    value = float(hit.value[0, 0])
+    return (value if math.isfinite(value) else -np.inf), scales[hit.scale[0, 0]]
 
 
 def _transform(angle: float, turn: int, scale: float) -> str:
