@@ -44,7 +44,7 @@ def _codes(pool) -> dict[tuple[str, str], str]:
     from copy_attacks import SHAPE_ATTACKS, literal_sketch, recut, reseeded
 
     from brushwork.painter import paint
-    from brushwork.score.copy_shapes import polygons
+    from brushwork.score.copy_display import polygons
 
     codes = {}
     for i in (i for i in pool.items if i.tier == "love"):
@@ -63,9 +63,9 @@ def run(console: Console) -> list:
 
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.render import SyncRenderer
+    from brushwork.score.copy_display import polygons
     from brushwork.score.copy_image import ImageIndex
     from brushwork.score.copy_outline import OutlineIndex
-    from brushwork.score.copy_shapes import polygons
     from brushwork.score.options import ScoringOptions
 
     threshold = ScoringOptions().copy_outline_similarity

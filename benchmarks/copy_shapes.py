@@ -68,7 +68,8 @@ def run(console: Console) -> list:
 
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.render import SyncRenderer
-    from brushwork.score.copy_shapes import ShapeIndex, polygons
+    from brushwork.score.copy_display import polygons
+    from brushwork.score.copy_shapes import ShapeIndex
     from brushwork.score.options import ScoringOptions
 
     threshold = ScoringOptions().copy_shape_coverage

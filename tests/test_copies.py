@@ -43,8 +43,9 @@ from brushwork.pool.folder import Pool
 from brushwork.score import copy_image
 from brushwork.score.card import ScoreCard
 from brushwork.score.copies import Copy, CopyDetector
+from brushwork.score.copy_display import polygons
 from brushwork.score.copy_image import ImageIndex, Search
-from brushwork.score.copy_shapes import ShapeIndex, polygons
+from brushwork.score.copy_shapes import ShapeIndex
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 

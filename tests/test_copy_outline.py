@@ -14,8 +14,8 @@ from copy_attacks import SHAPE_ATTACKS, SHAPE_TWINS, display_list, literal_sketc
 from brushwork.errors import ConfigError
 from brushwork.painter import paint
 from brushwork.score.copies import CopyDetector
+from brushwork.score.copy_display import polygons
 from brushwork.score.copy_outline import OutlineIndex
-from brushwork.score.copy_shapes import polygons
 from brushwork.score.options import ScoringOptions
 
 THRESHOLD = ScoringOptions().copy_outline_similarity

@@ -1,7 +1,7 @@
 """The picture side at any angle: does a painting's outline drawing lay a pool painting's out again?
 
 The render's display list is trusted data (the paint realm replays only validated calls), so
-its filled shapes (`copy_shapes.polygons`) can be drawn again without the watercolour: each
+its filled shapes (`copy_display.polygons`) can be drawn again without the watercolour: each
 shape filled flat with a label for its fill colour (colours within `TINT` share one), in layer
 order, and the map kept is where the label changes between neighbours: the boundaries between
 painted regions. It does not depend on texture noise or on the random draws of the brush, nor
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
+from brushwork.score.copy_display import SIZE, polygons
 from brushwork.score.copy_image import _TURN_KEYS, _Level, _side
-from brushwork.score.copy_shapes import SIZE, polygons
 
 TINT = 3.0            # fill colour difference (0-255, any channel) within which two shapes share a region
 MIN_SHAPES = 3        # shapes a painting needs for its outline to be compared
