@@ -10,7 +10,8 @@ A candidate is undone by the 8 turns and mirrors of the square and by a set of s
 correlated with a pool painting over every translation at once (FFT). The correlation is
 normalised by the pool map's energy inside the window the candidate covers (a summed-area
 table), so a crop (the candidate shows only part of the pool painting, enlarged) still
-reaches ~1; windows that cover less than `MIN_OVERLAP` of either picture do not count.
+reaches ~1; windows that cover less than `MIN_OVERLAP` of either picture do not count. The search
+(`Level`, `Hits`, `scaled_side`, `TURN_KEYS`) is shared with the outline side (`copy_outline`).
 
 A painting shrunk onto paper gains edges where its paint met the canvas border (a hill band
 painted edge to edge now ends inside the picture), which its pool map lacks. So each pool
@@ -48,7 +49,7 @@ RECOLOURED = 24.0          # mean paint colour difference (0-255 per channel) th
 _TURNS = {(0, False): "", (0, True): "mirrored", (1, False): "rotated 90°", (2, False): "rotated 180°",
           (3, False): "rotated 270°", (2, True): "flipped upside down", (1, True): "mirrored and rotated 90°",
           (3, True): "mirrored and rotated 270°"}
-_TURN_KEYS = list(_TURNS)
+TURN_KEYS = list(_TURNS)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def _edges(ink: np.ndarray, size: int) -> np.ndarray:
     return (m[:, :-2] + 2 * m[:, 1:-1] + m[:, 2:]) / 4
 
 
-def _side(size: int, scale: float) -> int:
+def scaled_side(size: int, scale: float) -> int:
     """The side a candidate map is resized to so that it is at the pool's scale again."""
     return max(4, round(size / scale))
 
@@ -136,7 +137,7 @@ def _fast(n: int) -> int:
 
 
 def _turn(m: np.ndarray, t: int) -> np.ndarray:
-    k, flip = _TURN_KEYS[t]
+    k, flip = TURN_KEYS[t]
     turned = np.rot90(m, k)
     return turned[:, ::-1] if flip else turned
 
@@ -148,7 +149,7 @@ def _resize(m: np.ndarray, n: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Hits:
+class Hits:
     """The best shift of each (pool row, turn) pair searched: arrays shaped like the turns asked for."""
 
     value: np.ndarray
@@ -157,7 +158,7 @@ class _Hits:
     lag_x: np.ndarray
 
 
-class _Level:
+class Level:
     """The correlation search at one map size over a fixed stack of pool maps, for candidate
     sides up to `largest` px (FFTs of size + largest: no wrap-around, every lag is a real one)."""
 
@@ -187,7 +188,7 @@ class _Level:
         return self._weights[n]
 
     def search(self, candidate: np.ndarray, rows: np.ndarray, turns: np.ndarray,
-               scales: tuple[float, ...]) -> _Hits:
+               scales: tuple[float, ...]) -> Hits:
         """For each row and each of its turns (`turns`: rows x k turn indices): the best NCC over
         `scales` and every shift."""
         shape = (self.fft, self.fft)
@@ -196,7 +197,7 @@ class _Level:
         value = np.full(turns.shape, -np.inf, dtype=np.float32)
         best = [np.zeros(turns.shape, dtype=int) for _ in range(3)]
         for si, scale in enumerate(scales):
-            n = _side(self.size, scale)
+            n = scaled_side(self.size, scale)
             small = _resize(candidate, n)
             variants = np.stack([_turn(small, int(t)) for t in used])
             norms = np.linalg.norm(variants.reshape(len(used), -1), axis=1)
@@ -210,7 +211,7 @@ class _Level:
             y, x = np.unravel_index(top, shape)
             for field, new in zip(best, (si, self.lag[y], self.lag[x])):
                 field[better] = np.broadcast_to(new, turns.shape)[better]
-        return _Hits(value, *best)
+        return Hits(value, *best)
 
 
 class ImageIndex:
@@ -228,8 +229,8 @@ class ImageIndex:
         self.coarse = self.fine = None
         if ids:
             coarse, fine = np.stack([p.coarse for p in self.pictures]), np.stack([p.fine for p in self.pictures])
-            self.coarse = _Level(coarse, _side(search.coarse, min(search.coarse_scales)))
-            self.fine = _Level(fine, _side(search.size, min(search.scales)))
+            self.coarse = Level(coarse, scaled_side(search.coarse, min(search.coarse_scales)))
+            self.fine = Level(fine, scaled_side(search.size, min(search.scales)))
 
     def nearest(self, png: bytes) -> ImageMatch | None:
         """The pool painting whose edges this painting's edges match best, however moved."""
@@ -252,16 +253,16 @@ class ImageIndex:
         value, size, dy, dx = float(fine.value[r, k]), how.size, int(fine.lag_y[r, k]), int(fine.lag_x[r, k])
         if how.confirm:
             scales = tuple(scale * step for step in how.confirm_steps)
-            level = _Level(self.pictures[row].confirm[None], _side(how.confirm, min(scales)))
+            level = Level(self.pictures[row].confirm[None], scaled_side(how.confirm, min(scales)))
             hit = level.search(cand.confirm, np.zeros(1, dtype=int), np.array([[turn]]), scales)
             value, scale, size = float(hit.value[0, 0]), scales[hit.scale[0, 0]], how.confirm
             dy, dx = int(hit.lag_y[0, 0]), int(hit.lag_x[0, 0])
-        transform = self._transform(cand, row, turn, scale, _side(size, scale), size, dy, dx)
+        transform = self._transform(cand, row, turn, scale, scaled_side(size, scale), size, dy, dx)
         return ImageMatch(self.ids[row % n], min(1.0, max(0.0, value)), transform)
 
     def _transform(self, cand: Picture, row: int, turn: int, scale: float, side: int, size: int,
                    dy: int, dx: int) -> str:
-        parts = [_TURNS[_TURN_KEYS[turn]]]
+        parts = [_TURNS[TURN_KEYS[turn]]]
         # a framed map holds the painting at 1 / (1 + 2 margin) of its side, centred
         real = scale / (1 + 2 * self.how.margin) if row >= len(self.ids) else scale
         if abs(real - 1) > 0.02:

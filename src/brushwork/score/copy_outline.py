@@ -9,7 +9,7 @@ on which colours were used (a recolouring keeps distinct colours distinct), nor 
 was cut into shapes (two halves of one colour leave no seam); a painting replayed from a data
 literal draws the same map to the pixel.
 
-The maps are compared as the picture side compares its edge maps (`copy_image._Level`:
+The maps are compared as the picture side compares its edge maps (`copy_image.Level`:
 normalised cross-correlation over every translation and a set of scales, windows that cover
 less than half of either picture not counting). Angles are searched by drawing the candidate's
 shapes turned (exactly, as geometry) by `Outline.angles` within a quarter turn, each searched
@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from brushwork.score.copy_display import SIZE, polygons
-from brushwork.score.copy_image import _TURN_KEYS, _Level, _side
+from brushwork.score.copy_image import TURN_KEYS, Level, scaled_side
 
 TINT = 3.0            # fill colour difference (0-255, any channel) within which two shapes share a region
 MIN_SHAPES = 3        # shapes a painting needs for its outline to be compared
@@ -108,13 +108,13 @@ class OutlineIndex:
         shapes = {pid: labelled(dl) for pid, dl in lists.items()}
         self.ids = [pid for pid, s in shapes.items() if len(s) >= MIN_SHAPES]
         self.shapes, self.how = [shapes[pid] for pid in self.ids], how
-        self.fine = [_Level(edge_map(s, how.size)[None], _side(how.size, min(how.scales))) for s in self.shapes]
+        self.fine = [Level(edge_map(s, how.size)[None], scaled_side(how.size, min(how.scales))) for s in self.shapes]
         least = min(how.scales) * min(how.confirm_steps)      # the smallest scale a confirm pass searches
-        self.sharp = [_Level(edge_map(s, how.confirm)[None], _side(how.confirm, least)) for s in self.shapes]
+        self.sharp = [Level(edge_map(s, how.confirm)[None], scaled_side(how.confirm, least)) for s in self.shapes]
         self.coarse = None
         if self.ids:
             maps = np.stack([edge_map(s, how.coarse) for s in self.shapes])
-            self.coarse = _Level(maps, _side(how.coarse, min(how.coarse_scales)))
+            self.coarse = Level(maps, scaled_side(how.coarse, min(how.coarse_scales)))
 
     def nearest(self, display_list: str, exclude: frozenset[str] = frozenset()) -> OutlineMatch | None:
         """The pool painting whose outline this painting's outline matches best, at any angle;
@@ -151,7 +151,7 @@ class OutlineIndex:
 
 
 
-def _search(cand: Shapes, maps: dict, level: _Level, angle: float, turn: int,
+def _search(cand: Shapes, maps: dict, level: Level, angle: float, turn: int,
             scales: tuple[float, ...]) -> tuple[float, float]:
     """The best correlation of the candidate turned by `angle` then `turn` with one pool painting's
     map (`level`); `maps` keeps the candidate's maps by angle and size, for the next call."""
@@ -165,7 +165,7 @@ def _search(cand: Shapes, maps: dict, level: _Level, angle: float, turn: int,
 
 def _transform(angle: float, turn: int, scale: float) -> str:
     """What was done to the pool painting: the turn that undoes the candidate's, its scale."""
-    quarter, mirrored = _TURN_KEYS[turn]
+    quarter, mirrored = TURN_KEYS[turn]
     # the candidate was turned by `angle` (clockwise), then by `quarter` quarter turns counter-clockwise
     back = (angle - 90 * quarter) % 360
     done = (-back if not mirrored else back) % 360
