@@ -178,3 +178,48 @@ def test_remote_rollouts_leave_no_open_session_behind(example_pool):
                            render_timeout_s=90)
     assert step_timeout_s(worst) > 900 > step_timeout_s(None) >= 4 * 60   # more than the old fixed 300 s
     assert BrushworkEnv("ws://127.0.0.1:1")._message_timeout == step_timeout_s(None)
+
+
+def test_remote_groups_get_the_diversity_hook_too(example_pool, tmp_path):
+    """Scored by a real server on a socket, a group's cards are rewritten the same way: the
+    server's weights weigh the term, the reward sees the whole group and pays the jittered
+    duplicate and its original 0, the other layout 1; a failed gate stays 0."""
+    from servers import serve
+
+    from brushwork.env.server.app import build_app
+    from brushwork.env.server.context import ServerContext
+    from brushwork.env.settings import ServerSettings
+    from brushwork.painter import paint
+    from brushwork.train.rewards import shared_pipeline
+
+    (tmp_path / "reward.yaml").write_text("weights: {gate: 0.05, length: 0.05, judge: 0, aesthetic: 0, "
+                                          "brushwork.score.diversity:DiversityTerm: 0.9}\n")
+    options = ScoringOptions(reward_file=tmp_path / "reward.yaml")
+    context = ServerContext(ServerSettings(max_sessions=8), pipeline=shared_pipeline(options))
+    other = f"A coral hibiscus:\n```js\n{paint(5, 'coral hibiscus', composition='diagonal').code}\n```"
+    moved = HONEST.replace("brush.circle(300, 300, 28);", "brush.circle(302, 299, 28);")
+    with serve(build_app(context)) as url:
+        reward = BrushworkReward(server_url=url.replace("http", "ws"), parallel=4)
+        try:
+            out = reward.score(prompts=["Paint a coral hibiscus"] * 4,
+                               completions=[chat(HONEST), chat(moved), chat(other), chat(CHEAT)], seed=[11] * 4,
+                               trainer_state=SimpleNamespace(global_step=1))
+        finally:
+            reward.close()
+    cards = reward.last
+    assert [c.diversity for c in cards[:3]] == [0.0, 0.0, 1.0] and "group-mate" in cards[0].term_notes["diversity"]
+    assert out[3] == 0.0 and out[2] > out[0] + 0.5
+
+
+def test_diversity_memory_is_a_training_setting():
+    from brushwork.train.config import BrushworkArguments
+    from brushwork.train.run import _rewards
+
+    (reward,), _ = _rewards(BrushworkArguments(diversity_memory=3), None, ScoringOptions())
+    try:
+        assert reward.memory.size == 3
+    finally:
+        reward.close()
+    (plain,), _ = _rewards(BrushworkArguments(), None, ScoringOptions())
+    plain.close()
+    assert plain.memory.size == 0

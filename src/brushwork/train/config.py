@@ -67,6 +67,9 @@ class TrainingSection:
                                            "own; on CPU nothing is refused)", above=0)
     overlap: bool = setting(True, "score each completion as soon as it ends, while the rest of its batch still "
                             "generates (single turn, transformers generation; docs/training.md)")
+    diversity_memory: int = setting(0, "where the reward weighs the diversity term: also pay less for a painting near "
+                                    "one of its prompt's best paintings of the last K steps (0: its group alone)",
+                                    min=0)
     multi_turn: bool = setting(False, "train through BrushworkToolEnv (environment_factory): the model submits with "
                                "a tool, sees its painting and revises")
     revisions: int = setting(2, "multi-turn: revisions after the first painting", min=0)

@@ -86,7 +86,8 @@ def _rewards(args: BrushworkArguments, film: Path | None, config, images: bool =
     from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
 
     if not args.multi_turn:
-        return [BrushworkReward(env_urls or None, config, film=str(film) if film else None)], None
+        return [BrushworkReward(env_urls or None, config, film=str(film) if film else None,
+                                diversity_memory=args.diversity_memory)], None
     env_cls = type("ConfiguredToolEnv", (BrushworkToolEnv,), {"config": config, "revisions": args.revisions,
                                                              "images": images})
     return [ToolEnvReward(film=str(film) if film else None)], env_cls
