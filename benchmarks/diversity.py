@@ -2,8 +2,8 @@
 
 - train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) twice from
   the same seed, with the recipe's judge-led preset and with recipe-diverse (diversity 0.10 and
-  adherence 0.05 taken from judge and aesthetic), the second starting from the first's warmed-up
-  weights. From each run's film, per step: within-group
+  adherence 0.05 taken from judge and aesthetic), both from the same warmed-up weights. From each
+  run's film, per step: within-group
   diversity (mean pairwise distance of the passed paintings, `score.diversity`, and the number
   of distinct compositions), the reward each run was paid, the judge-led total recomputed from
   the card's terms (the recipe's reward, comparable across runs) and the gate pass rate; a PNG
@@ -15,13 +15,15 @@
   asked for every colour: asked = painted must score >= 0.5, an honest painting of another
   colour family < 0.5 (colours of one family, such as peach and coral, are not scored).
 
-    .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4]
+    .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,21 +44,36 @@ PAINTED = {"yellow": "yellow hibiscus", "white": "white hibiscus with a red eye"
 SEEDS = (11, 12, 13)
 
 
-def train(out: Path, steps: int) -> dict[str, Path]:
-    """Both runs (skipped when its film is already there); run name -> its film folder. The first
-    run's warm-up is the second's starting point (same weights, and the warm-up is paid once)."""
+def train(out: Path, steps: int, seeds: list[int]) -> dict[tuple[str, int], Path]:
+    """Both runs per GRPO seed, all from the same warmed-up weights (the tiny model's supervised
+    warm-up, paid once in `out/warm`); (run name, seed) -> its film folder. A run whose film
+    already reaches `steps` is kept."""
+    warm = out / "warm"
+    if not (warm / "base" / "config.json").is_file():
+        _train(warm, ["--max_steps", "1", "--film", "false"])
     films = {}
-    warmed = None
-    for preset in RUNS:
-        folder = out / preset
-        start = ["--tiny", "false", "--model_name_or_path", str(warmed), "--sft_samples", "0"] if warmed else []
-        if not (folder / "film" / "index.jsonl").is_file():
-            subprocess.run([sys.executable, "-m", "brushwork", "train", "--config", "tiny-cpu", "--output_dir",
-                            str(folder), "--max_steps", str(steps), "--preset", preset, "--report_to", "none",
-                            *start], check=True, cwd=ROOT)
-        films[preset] = folder / "film"
-        warmed = warmed or folder / "base"
+    for seed in seeds:
+        for preset in RUNS:
+            folder = out / f"{preset}-{steps}-s{seed}"
+            if _last_step(folder / "film") < steps:
+                shutil.rmtree(folder, ignore_errors=True)
+                _train(folder, ["--max_steps", str(steps), "--preset", preset, "--tiny", "false", "--seed", str(seed),
+                                "--model_name_or_path", str(warm / "base"), "--sft_samples", "0"])
+            films[preset, seed] = folder / "film"
     return films
+
+
+def _train(folder: Path, args: list[str]) -> None:
+    subprocess.run([sys.executable, "-m", "brushwork", "train", "--config", "tiny-cpu", "--output_dir", str(folder),
+                    "--report_to", "none", *args], check=True, cwd=ROOT)
+
+
+def _last_step(film: Path) -> int:
+    index = film / "index.jsonl"
+    if not index.is_file():
+        return 0
+    return max((json.loads(line).get("step", 0) for line in index.read_text().splitlines() if line.strip()),
+               default=0)
 
 
 def per_step(film: Path) -> list[dict]:
@@ -91,7 +108,7 @@ def _fmt(x, spec=".3f") -> str:
     return "–" if x is None else format(x, spec)
 
 
-def plot(series: dict[str, list[dict]], path: Path) -> None:
+def plot(series: dict[tuple[str, int], list[dict]], path: Path) -> None:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(12, 3))
@@ -99,9 +116,11 @@ def plot(series: dict[str, list[dict]], path: Path) -> None:
               ("recipe", "judge-led total"), ("pass", "gate pass rate"))
     for k, (key, title) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), k + 1)
-        for preset, rows in series.items():
+        for (preset, seed), rows in series.items():
             points = [(r["step"], r[key]) for r in rows if r[key] is not None]
-            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=RUNS[preset])
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                    color="tab:blue" if preset == "judge-led" else "tab:orange",
+                    linestyle=("-", "--", ":", "-.")[seeds_seen(series).index(seed) % 4], label=_label(preset, seed))
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
     fig.axes[0].legend(fontsize=7)
@@ -109,16 +128,28 @@ def plot(series: dict[str, list[dict]], path: Path) -> None:
     fig.savefig(path, dpi=100)
 
 
-def train_blocks(series: dict[str, list[dict]]) -> list:
+def seeds_seen(series) -> list[int]:
+    return sorted({seed for _, seed in series})
+
+
+def _label(preset: str, seed: int | None) -> str:
+    return RUNS[preset] + ("" if seed is None else f", seed {seed}")
+
+
+def train_blocks(series: dict[tuple[str, int], list[dict]]) -> list:
     headers = ["run", "step", "paintings", "gate pass", "mean pairwise distance", "distinct compositions",
                "reward paid", "judge-led total"]
-    rows = [[RUNS[p], str(r["step"]), str(r["n"]), _fmt(r["pass"], ".0%"), _fmt(r["distance"]),
+    rows = [[_label(*key), str(r["step"]), str(r["n"]), _fmt(r["pass"], ".0%"), _fmt(r["distance"]),
              _fmt(r["compositions"], ".2f"), _fmt(r["reward"]), _fmt(r["recipe"])]
-            for p, rs in series.items() for r in rs]
-    over = [[RUNS[p], _fmt(_mean(r["distance"] for r in rs if r["distance"] is not None)),
+            for key, rs in series.items() for r in rs]
+    runs = {**series}
+    if len(seeds_seen(series)) > 1:    # each run's steps over every seed
+        for preset in RUNS:
+            runs[preset, None] = [r for (p, _), rs in series.items() if p == preset for r in rs]
+    over = [[_label(*key), _fmt(_mean(r["distance"] for r in rs if r["distance"] is not None)),
              _fmt(_mean(r["compositions"] for r in rs if r["compositions"] is not None), ".2f"),
              _fmt(_mean(r["recipe"] for r in rs if r["recipe"] is not None)),
-             _fmt(_mean(r["pass"] for r in rs), ".0%")] for p, rs in series.items()]
+             _fmt(_mean(r["pass"] for r in rs), ".0%")] for key, rs in runs.items()]
     return [("Tiny CPU run, per step", headers, rows),
             ("Over the run", ["run", "mean pairwise distance", "distinct compositions", "judge-led total",
                               "gate pass"], over)]
@@ -192,13 +223,14 @@ def main() -> None:
     parser.add_argument("--part", choices=("train", "noise", "adherence", "all"), action="append",
                         help="what to measure (repeatable; default all)")
     parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="GRPO seeds, a pair of runs each")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
     args = parser.parse_args()
     parts = set(args.part or ["all"])
     parts = {"train", "noise", "adherence"} if "all" in parts else parts
     blocks = []
     if "train" in parts:
-        series = {p: per_step(f) for p, f in train(args.out, args.steps).items()}
+        series = {key: per_step(f) for key, f in train(args.out, args.steps, args.seeds).items()}
         plot(series, HERE / "diversity.png")
         blocks += train_blocks(series)
     if "noise" in parts:
@@ -207,7 +239,8 @@ def main() -> None:
         blocks += adherence_blocks(args.out)
     print_tables(Console(), blocks)
     command = " ".join(f"--part {p}" for p in sorted(parts))
-    header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps}`, "
+    header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps} "
+              f"--seeds {' '.join(map(str, args.seeds))}`, "
               f"{datetime.date.today()}"
               + ("; per-step figures plotted in benchmarks/diversity.png." if "train" in parts else "."))
     replace_section(START, END, markdown(blocks, START, END, header))
