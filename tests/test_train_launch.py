@@ -99,6 +99,41 @@ def test_preflight_refuses_the_moe_on_one_80gb_gpu_before_loading_weights(moe_co
     assert sharded.shards == 8 and sharded.weights == pytest.approx(fits.weights / 8)
 
 
+@pytest.mark.slow
+def test_the_8xh100_plans_training_fits_an_h100_and_the_35b_in_its_place_does_not(moe_config_only, monkeypatch,
+                                                                                    tmp_path):
+    """The node plan's own train command, through the preflight as each of its four ZeRO-3 processes
+    sees it on an H100: its policy (a dense Qwen3.5 config at least the 4B's size stands in: no
+    download) fits; the recipe's 35B-A3B in its place is refused, since TRL merges the LoRA into a
+    gathered copy of the whole model at each vLLM weight sync."""
+    import shlex
+
+    from transformers import Qwen3_5Config
+
+    from brushwork.env.node import load_plan
+    from brushwork.train.memory import preflight
+
+    plan = load_plan("8xh100")
+    words = shlex.split(plan.train_command(accelerate_configs="ACC"))
+    flags = words[words.index("train") + 1:]
+    assert "--use_vllm" in flags and "qwen3.5-4b" in flags
+    dense = tmp_path / "dense"
+    Qwen3_5Config(architectures=["Qwen3_5ForConditionalGeneration"]).save_pretrained(dense)
+    processes = len(plan.train_gpus)
+    for model, fits in ((dense, True), (moe_config_only, False)):
+        args, grpo, model_args = parse([*flags, "--model_name_or_path", str(model), "--gpu_memory_gib", "74.5"],
+                                       cpu=True)
+        monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")       # as `accelerate launch` tells each process
+        monkeypatch.setenv("ACCELERATE_DEEPSPEED_ZERO_STAGE", "3")   # (DeepSpeed itself is not installed here)
+        if fits:
+            assert preflight(args, grpo, model_args, processes).shards == processes
+        else:
+            with pytest.raises(ConfigError, match="74.5 GiB"):
+                preflight(args, grpo, model_args, processes)
+        monkeypatch.delenv("ACCELERATE_USE_DEEPSPEED")
+        monkeypatch.delenv("ACCELERATE_DEEPSPEED_ZERO_STAGE")
+
+
 # --- two processes -----------------------------------------------------------------------------
 
 
