@@ -157,6 +157,7 @@ def test_remote_rollouts_leave_no_open_session_behind(example_pool):
     from brushwork.train.rewards import shared_pipeline
 
     context = ServerContext(ServerSettings(max_sessions=4), pipeline=shared_pipeline())
+    earlier = set(threading.enumerate())     # rewards of earlier tests stop their loops when collected
     with serve(build_app(context)) as url:
         reward = BrushworkReward(server_url=url.replace("http", "ws"), parallel=2)
         try:
@@ -172,7 +173,7 @@ def test_remote_rollouts_leave_no_open_session_behind(example_pool):
         finally:
             reward.close()
         assert reward._clients == [] and not any(t.name.startswith("brushwork-reward")
-                                                 for t in threading.enumerate())
+                                                 for t in set(threading.enumerate()) - earlier)
         assert context.sessions_open == 0
     worst = ScoringOptions(judge="openai", judge_url="http://judge/v1", aesthetic="hpsv3", hpsv3_url="http://h",
                            render_timeout_s=90)
