@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import shutil
 import subprocess
 import sys
@@ -69,11 +68,11 @@ def _train(folder: Path, args: list[str]) -> None:
 
 
 def _last_step(film: Path) -> int:
-    index = film / "index.jsonl"
-    if not index.is_file():
+    from brushwork.train.film import read_film
+
+    if not (film / "index.jsonl").is_file():
         return 0
-    return max((json.loads(line).get("step", 0) for line in index.read_text().splitlines() if line.strip()),
-               default=0)
+    return max((frame.step for frame in read_film(film)), default=0)
 
 
 def per_step(film: Path) -> list[dict]:
