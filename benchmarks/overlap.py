@@ -48,6 +48,7 @@ def warm_model(cache: Path, sft_samples: int | None, sft_epochs: float | None) -
 
 
 ARMS = (False, True, True, False)      # serial, overlapped, overlapped, serial: step k runs ARMS[(k - 1) % 4]
+PHASES: dict[int, dict[str, float]] = {}   # GRPO step (1-based) -> seconds generating, seconds the reward call waited
 
 
 def alternating(factory):
@@ -57,9 +58,13 @@ def alternating(factory):
 
         class Alternating(overlapped):
             def _generate_single_turn(self, *args, **kwargs):
-                if ARMS[self.state.global_step % 4]:      # global_step counts the steps done: this is step + 1
-                    return super()._generate_single_turn(*args, **kwargs)
-                return base._generate_single_turn(self, *args, **kwargs)
+                t0, step = time.perf_counter(), self.state.global_step + 1   # global_step counts the steps done
+                try:
+                    if ARMS[(step - 1) % 4]:
+                        return super()._generate_single_turn(*args, **kwargs)
+                    return base._generate_single_turn(self, *args, **kwargs)
+                finally:
+                    PHASES.setdefault(step, {})["generate"] = time.perf_counter() - t0
         return Alternating
     return make
 
@@ -78,6 +83,24 @@ def counting_early_starts() -> dict[int, int]:
 
     BrushworkReward.start_early = counted
     return counts
+
+
+def timing_reward_calls() -> None:
+    """Record how long each reward call waits for its scores (TRL calls it after the whole batch
+    generated: serial, that is every render; overlapped, only what the early starts left)."""
+    from brushwork.train.rewards import BrushworkReward
+
+    call = BrushworkReward.__call__
+
+    async def timed(self, *args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return await call(self, *args, **kwargs)
+        finally:
+            step = int(getattr(kwargs.get("trainer_state"), "global_step", 0) or 0) + 1
+            PHASES.setdefault(step, {})["reward"] = time.perf_counter() - t0
+
+    BrushworkReward.__call__ = timed
 
 
 def step_times(out: Path) -> list[tuple[int, float]]:
@@ -103,11 +126,30 @@ def run(args, out: Path, steps: int) -> tuple[dict[int, int], int]:
 
     overlap.overlapping = alternating(overlap.overlapping)   # run.py looks it up when it builds the trainer
     early = counting_early_starts()
+    timing_reward_calls()
     brush, grpo, model = parse([*COMMON, "--output_dir", str(out), "--tiny", "false", "--model_name_or_path",
                                 str(base), "--sft_samples", "0", "--max_steps", str(steps), "--warmup_steps", "0"])
     (out / "metrics.jsonl").unlink(missing_ok=True)
     train_in_process(brush, grpo, model)
     return early, grpo.generation_batch_size
+
+
+PHASE_LABELS = (("mean time generating", "generate"), ("mean time the reward call waited", "reward"))
+PHASE_KEYS = tuple(key for _, key in PHASE_LABELS)
+
+
+def seconds(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "not timed"
+
+
+def phase_row(label: str, key: str, runs) -> list[str]:
+    """One phase's mean per arm (the steps this process timed; none when only summarising)."""
+    means = []
+    for arm in (False, True):
+        values = [PHASES[step][key] for step, a, _ in runs if a is arm and key in PHASES.get(step, {})]
+        means.append(float(np.mean(values)) if values else None)
+    ratio = f"{means[1] / means[0]:.2f}" if None not in means and means[0] else ""
+    return [label, *(seconds(m) + (" s" if m is not None else "") for m in means), ratio]
 
 
 def main() -> None:
@@ -136,10 +178,12 @@ def main() -> None:
     blocks = [
         ("Step time, serial vs overlapped", ["", "serial", "overlapped", "overlapped / serial (95 % interval)"],
          [[f"mean GRPO step ({len(times[False])} + {len(times[True])} steps)", f"{serial:.1f} s",
-           f"{overlapped:.1f} s", f"{overlapped / serial:.2f} [{lo:.2f}, {hi:.2f}]"]]),
-        ("Steps, in order", ["step", "overlap", "step time (s)", "completions started at their end-of-sequence"],
-         [[str(step), str(arm).lower(), f"{t:.1f}", f"{early.get(step, 0)} of {batch}" if batch else "not counted"]
-          for step, arm, t in runs]),
+           f"{overlapped:.1f} s", f"{overlapped / serial:.2f} [{lo:.2f}, {hi:.2f}]"],
+          *[phase_row(label, key, runs) for label, key in PHASE_LABELS]]),
+        ("Steps, in order", ["step", "overlap", "step time (s)", "generating (s)", "reward call waited (s)",
+                             "completions started at their end-of-sequence"],
+         [[str(step), str(arm).lower(), f"{t:.1f}", *(seconds(PHASES.get(step, {}).get(k)) for k in PHASE_KEYS),
+           f"{early.get(step, 0)} of {batch}" if batch else "not counted"] for step, arm, t in runs]),
     ]
     header = (f"## Overlap: scoring while the batch generates (benchmarks/overlap.py)\n\nRun of {when}: tiny-cpu, "
               f"one run of {len(measured) + 1} GRPO steps alternating ABBA (the first step dropped) on "
