@@ -39,6 +39,7 @@ def painting(seed: int, size: int = 64) -> bytes:
 
 def write_film(folder: Path, prompts: list[str], per_prompt: int, reward: float, offset: int) -> Path:
     from brushwork.score.card import ScoreCard
+    from brushwork.score.rollout import Rollout
     from brushwork.train.film import Film
 
     film = Film(folder / "film")
@@ -48,8 +49,8 @@ def write_film(folder: Path, prompts: list[str], per_prompt: int, reward: float,
             total, judge = reward + rng.gauss(0, 0.1), reward + rng.gauss(0, 0.2)
             card = ScoreCard(passed=True, total=total, terms={"gate": 1.0, "judge": judge}, weights={},
                              preset="judge-led")
-            film.record(1, k * per_prompt + j, card, painting(offset + k * per_prompt + j), prompt=prompt, reply="",
-                        subject="", seed=k, group=k)
+            film.record(Rollout(prompt, card, png=painting(offset + k * per_prompt + j), subject="", seed=k,
+                                group=k, step=1), k * per_prompt + j)
     return folder
 
 

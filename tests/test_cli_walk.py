@@ -229,6 +229,7 @@ def test_an_eval_with_no_reward_at_all_exits_1_and_its_table_says_why(workdir):
     frame, exits 0: a partial None rate is a figure, not a failure."""
     from test_eval import card, png, write_pool
 
+    from brushwork.score.rollout import Rollout
     from brushwork.train.film import Film
 
     pool = write_pool(workdir / "pool")
@@ -238,9 +239,10 @@ def test_an_eval_with_no_reward_at_all_exits_1_and_its_table_says_why(workdir):
         frames = Film(workdir / name / "film")
         for index, total in enumerate(totals):
             scored = card(total=total)
-            frames.record(1, index, scored if total is not None else dataclasses.replace(scored, infra=down),
-                          png("white"), prompt="Paint a peach hibiscus", reply="```js\n...\n```",
-                          subject="peach hibiscus", seed=index, group=index)
+            frames.record(Rollout("Paint a peach hibiscus",
+                                  scored if total is not None else dataclasses.replace(scored, infra=down),
+                                  reply="```js\n...\n```", png=png("white"), subject="peach hibiscus", seed=index,
+                                  group=index, step=1), index)
         return workdir / name
 
     for name, totals, status in (("dead", [None, None], 1), ("alive", [None, 0.5], 0)):

@@ -21,6 +21,7 @@ from brushwork.eval.metrics import Metrics, Sample, by_step, diversity, summariz
 from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison, Verdict
+from brushwork.score.rollout import Rollout
 
 EXAMPLES = Path(__file__).parent.parent / "src" / "brushwork" / "examples"
 HOSTILE_PROMPT = "Paint a peach hibiscus <img src=x onerror=alert(1)>"
@@ -51,8 +52,8 @@ def comparison(tier: str, candidate_first: str | None, reference_first: str | No
 
 
 def sample(c: ScoreCard, image: bytes | None = None, group: int = 1, step: int = 0, comparisons=()) -> Sample:
-    return Sample(step=step, group=group, prompt=f"prompt {group}", subject="peach hibiscus", seed=group, reply="",
-                  png=image, card=c, eval_comparisons=tuple(comparisons))
+    return Sample(Rollout(f"prompt {group}", c, png=image, subject="peach hibiscus", seed=group, group=group,
+                          step=step), eval_comparisons=tuple(comparisons))
 
 
 def write_pool(folder: Path, with_eval: bool = True) -> Path:
@@ -178,8 +179,8 @@ def test_held_out_pairings_are_summarised_apart_with_adherence_and_compositions(
     coral, pink = png("white", dot="#f58a6e"), png("white", dot="#e664a8")
 
     def asked(subject, image, group):
-        return Sample(step=0, group=group, prompt=f"Paint {subject} in loose watercolour.", subject=subject,
-                      seed=group, reply="", png=image, card=card())
+        return Sample(Rollout(f"Paint {subject} in loose watercolour.", card(), png=image, subject=subject,
+                              seed=group, group=group))
     samples = [asked("a coral hibiscus", coral, 1), asked("a coral hibiscus", coral, 1),       # held out
                asked("a magenta hibiscus", coral, 2), asked("a magenta hibiscus", pink, 2)]  # seen
     summaries = by_step(samples)
@@ -202,10 +203,10 @@ def test_film_frames_become_samples_with_or_without_card_files(tmp_path):
                    references=(("love_ref", "love"),))
     assert ScoreCard.from_dict(json.loads(json.dumps(full.to_dict()))).same_as(full)
     film = Film(tmp_path / "run" / "film")
-    film.record(1, 0, full, png("white"), prompt="Paint a peach hibiscus", reply="```js\n...\n```",
-                subject="peach hibiscus", seed=5, group=9)
-    cheat = film.record(1, 1, card(passed=False, total=0.0, violations=("text_on_canvas",)), None,
-                        prompt="Paint a peach hibiscus", reply="text()", subject="peach hibiscus", seed=5, group=9)
+    asked = dict(subject="peach hibiscus", seed=5, group=9, step=1)
+    film.record(Rollout("Paint a peach hibiscus", full, reply="```js\n...\n```", png=png("white"), **asked), 0)
+    cheat = film.record(Rollout("Paint a peach hibiscus", card(passed=False, total=0.0, violations=("text_on_canvas",)),
+                                reply="text()", **asked), 1)
     (tmp_path / "run" / "film" / cheat.card_file).unlink()   # a film written without card files: the index line
     with (tmp_path / "run" / "film" / "index.jsonl").open("a") as index:
         index.write('{"step": 2, "ind')   # a run killed mid-line
@@ -216,6 +217,38 @@ def test_film_frames_become_samples_with_or_without_card_files(tmp_path):
     source = resolve_source(tmp_path / "run")
     assert source.film == tmp_path / "run" / "film" and source.label == "run" and source.metrics is None
     assert resolve_source(tmp_path / "run" / "film").label == "run"
+
+
+OLD_FILM = [   # index lines as films already on disk have them: the first with its files, the second bare
+    {"step": 3, "index": 0, "prompt": "Paint a coral hibiscus", "subject": "coral hibiscus", "seed": 4, "group": 77,
+     "reward": 0.55, "passed": True, "cheated": False, "infra": None, "terms": {"gate": 1.0, "judge": 0.5},
+     "paint_fraction": 0.4, "violations": [], "reply_file": "step-000003/00.md", "png_file": "step-000003/00.png",
+     "card_file": "step-000003/00.json", "turn": 0, "final": True},
+    {"step": 3, "index": 1, "prompt": "Paint a coral hibiscus", "subject": None, "seed": None, "group": 77,
+     "reward": 0.0, "passed": False, "cheated": True, "terms": {"gate": 0.0}, "violations": ["text_on_canvas"],
+     "reply_file": "step-000003/01.md"},
+]
+
+
+def test_a_film_written_before_the_rollout_record_still_reads(tmp_path):
+    from brushwork.eval.collect import film_samples
+    from brushwork.train.film import read_film
+
+    film = tmp_path / "film"
+    (film / "step-000003").mkdir(parents=True)
+    (film / "step-000003" / "00.md").write_text("```js\nbrush.circle(1, 2, 3)\n```")
+    (film / "step-000003" / "00.png").write_bytes(png("white"))
+    (film / "step-000003" / "00.json").write_text(json.dumps(card(total=0.55, judge=0.5).to_dict()))
+    (film / "index.jsonl").write_text("".join(json.dumps(line) + "\n" for line in OLD_FILM))
+    a, b = read_film(film)
+    assert (a.index, a.step, a.group, a.subject, a.seed, a.reward, a.turn, a.final) == (0, 3, 77, "coral hibiscus",
+                                                                                        4, 0.55, 0, True)
+    assert a.card.total == 0.55 and a.png == png("white") and a.reply.startswith("```js") and a.passed
+    assert b.card.cheated and b.violations == ("text_on_canvas",) and b.png is None and b.reply == ""
+    assert (b.turn, b.final, b.card_file, b.subject) == (0, True, None, None)     # lines without them
+    samples = film_samples(film)
+    assert [s.rollout for s in samples] == [a.rollout, b.rollout] and [s.episode for s in samples] == [0, 1]
+    assert samples[1].pairing == "seen"                         # no subject: read as ""
 
 
 def test_training_curves_are_png_per_family(tmp_path):
@@ -326,8 +359,8 @@ def films(small_pool, private_cache, tmp_path_factory):
         for index, key in enumerate(keys):
             reply, c, image = scored[key]
             good = c.passed
-            film.record(step, index, c, image, prompt=HOSTILE_PROMPT if good else "Paint a white lotus",
-                        reply=reply, subject="peach hibiscus", seed=3, group=11 if good else 12)
+            film.record(Rollout(HOSTILE_PROMPT if good else "Paint a white lotus", c, reply=reply, png=image,
+                                subject="peach hibiscus", seed=3, group=11 if good else 12, step=step), index)
     a, b = Film(root / "run-a" / "film"), Film(root / "run-b" / "film")
     record(a, 1, ["peach", "abstract", "circle", "cheat", "broken"])
     record(a, 2, ["peach", "abstract+script", "circle", "cheat"])

@@ -43,6 +43,7 @@ def write_film(root: Path, name: str, prompts: list[str], per_prompt: int, rewar
                offset: int) -> Path:
     """A run folder with a film of `per_prompt` paintings per prompt; every card carries `reward`
     and `judge` plus a little per-sample noise (so B's terms are all higher when its base is)."""
+    from brushwork.score.rollout import Rollout
     from brushwork.train.film import Film
 
     film = Film(root / name / "film")
@@ -52,8 +53,8 @@ def write_film(root: Path, name: str, prompts: list[str], per_prompt: int, rewar
             noise = 0.01 * j
             card = ScoreCard(passed=True, total=reward + noise, terms={"gate": 1.0, "judge": judge + noise},
                              weights={}, preset="judge-led")
-            film.record(1, index, card, png(offset + index), prompt=prompt, reply=f"```js\n// {name}\n```",
-                        subject="hibiscus", seed=k, group=k)
+            film.record(Rollout(prompt, card, reply=f"```js\n// {name}\n```", png=png(offset + index),
+                                subject="hibiscus", seed=k, group=k, step=1), index)
     return root / name
 
 

@@ -27,6 +27,7 @@ from brushwork.render import RenderConfig, Renderer
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
 from brushwork.score.reward import RewardConfig, Weights
+from brushwork.score.rollout import Rollout
 from brushwork.train.rewards import term_stats as logged_stats
 
 USER_MODULE = '''
@@ -108,7 +109,7 @@ def test_a_reward_term_of_the_users_own_module_is_scored(user_module, example_po
     from brushwork.score.card import ScoreCard
 
     assert ScoreCard.from_dict(card.to_dict()).terms == card.terms      # a film's card file reads back
-    sample = Sample(0, 1, "a flower", "a flower", 1, HONEST, None, card)
+    sample = Sample(Rollout("a flower", card, reply=HONEST, subject="a flower", seed=1, group=1))
     assert term_stats([sample])["saturation"].mean == pytest.approx(saturation)   # eval's term table
     logged = logged_stats([card])                                                  # training's logs
     assert logged["brushwork/saturation"] == pytest.approx(saturation) and "brushwork/saturation/max" in logged

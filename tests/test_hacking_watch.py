@@ -24,6 +24,7 @@ from brushwork.eval.watch import (
 from brushwork.score.card import ScoreCard
 from brushwork.score.copies import Copy
 from brushwork.score.judge import Comparison, Verdict
+from brushwork.score.rollout import Rollout
 
 COLOURS = [(200, 60, 40), (40, 120, 200), (60, 160, 70), (230, 200, 40), (120, 40, 160), (20, 20, 20),
            (240, 150, 180), (90, 200, 200)]
@@ -47,8 +48,8 @@ def sample(c: ScoreCard, colour=None, group: int = 1, step: int = 0, wins: tuple
     winner = {"win": ("first", "second"), "loss": ("second", "first"), "tie": ("tie", "tie")}
     comparisons = tuple(Comparison(f"ref{n}", "love", Verdict("candidate_first", winner[w][0], ""),
                                    Verdict("reference_first", winner[w][1], "")) for n, w in enumerate(wins))
-    return Sample(step=step, group=group, prompt=f"prompt <b>{group}</b>", subject="peach hibiscus", seed=group,
-                  reply="", png=png(colour) if colour is not None else None, card=c, eval_comparisons=comparisons)
+    return Sample(Rollout(f"prompt <b>{group}</b>", c, png=png(colour) if colour is not None else None,
+                          subject="peach hibiscus", seed=group, group=group, step=step), eval_comparisons=comparisons)
 
 
 def spread(totals, group: int = 1, step: int = 0, **kw) -> list[Sample]:
@@ -185,8 +186,8 @@ def test_brushwork_eval_of_a_film_prints_and_reports_its_watch(tmp_path):
     cards = {1: [card(0.3), card(0.4), card(0.5)], 2: [card(0.4), card(0.5), copied]}
     for step, these in cards.items():
         for index, c in enumerate(these):
-            film.record(step, index, c, png(COLOURS[index]), prompt="Paint a hibiscus", reply="",
-                        subject="hibiscus", seed=3, group=11 + index)
+            film.record(Rollout("Paint a hibiscus", c, png=png(COLOURS[index]), subject="hibiscus", seed=3,
+                                group=11 + index, step=step), index)
     pool = write_pool(tmp_path / "pool")
     out = tmp_path / "eval"
     res = CliRunner().invoke(app, ["eval", "--film", str(tmp_path / "run"), "--pool", str(pool), "--out", str(out)])
@@ -224,8 +225,8 @@ def test_pool_add_rollouts_adds_a_films_best_paid_paintings_unrated_to_a_real_st
     reply = "A painting:\n\n```js\nfunction setup() { createCanvas(600, 600, WEBGL); }\nfunction draw() {}\n```\n"
     for index, (total, kw) in enumerate([(0.4, {}), (0.8, {}), (0.9, {"copy_of": Copy("love_0", "both", "", 1.0)}),
                                          (0.6, {}), (0.95, {"passed": False})]):
-        film.record(3, index, card(total, **kw), png(COLOURS[index]), prompt="Paint a hibiscus", reply=reply,
-                    subject="hibiscus", seed=index, group=11)
+        film.record(Rollout("Paint a hibiscus", card(total, **kw), reply=reply, png=png(COLOURS[index]),
+                            subject="hibiscus", seed=index, group=11, step=3), index)
     PoolStore.init(tmp_path / "pool").close()
     run = CliRunner().invoke
     res = run(app, ["pool", "add-rollouts", str(tmp_path / "pool"), str(tmp_path / "run"), "--top", "2"])

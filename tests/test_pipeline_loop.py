@@ -35,13 +35,15 @@ def vlm():
 
 
 def _film(folder: Path, colours: list[str]) -> Path:
+    from brushwork.score.rollout import Rollout
     from brushwork.train.film import Film
 
     film = Film(folder / "film")
     for index, colour in enumerate(colours):
         c = card(total=0.5)
-        film.record(1, index, c, png(colour, dot=(200, 40, 40)), prompt="Paint a peach hibiscus",
-                    reply="```js\n// a sketch\n```", subject="peach hibiscus", seed=3, group=11)
+        film.record(Rollout("Paint a peach hibiscus", c, reply="```js\n// a sketch\n```",
+                            png=png(colour, dot=(200, 40, 40)), subject="peach hibiscus", seed=3, group=11, step=1),
+                    index)
     return folder
 
 

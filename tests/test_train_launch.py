@@ -158,10 +158,12 @@ def test_best_painting_is_the_best_across_processes(tmp_path):
     script = tmp_path / "best.py"
     script.write_text(
         "from accelerate import PartialState\n"
-        "from brushwork.train.rewards import Best\n"
+        "from brushwork.score.card import ScoreCard\n"
+        "from brushwork.score.rollout import Rollout\n"
         "from brushwork.train.tracking import best_across_processes\n"
         "rank = PartialState(cpu=True).process_index     # what TrainingArguments(use_cpu=True) starts\n"
-        "mine = Best(1, 0.4 + 0.3 * rank, b'png-%d' % rank) if rank else None\n"
+        "card = ScoreCard(passed=True, total=0.4 + 0.3 * rank, terms={}, weights={}, preset=None)\n"
+        "mine = Rollout('Paint', card, png=b'png-%d' % rank, step=1) if rank else None\n"
         "best = best_across_processes(mine)\n"
         "open(f'best-{rank}.txt', 'w').write(f'{best.reward} {best.png.decode()}')\n")
     done = _launch(str(script), cwd=tmp_path, timeout=280)

@@ -21,7 +21,7 @@ from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
 from brushwork.score.terms import BUILTIN
 from brushwork.train.config import CONFIG_DIR
-from brushwork.train.rewards import BrushworkReward, term_stats
+from brushwork.train.rewards import BrushworkReward, make_job, term_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(CONFIG_DIR / "tiny-cpu.yaml")
@@ -67,28 +67,30 @@ def test_the_reward_keeps_the_best_passed_painting_until_taken():
 
     reward = BrushworkReward()
     prompts = [[{"role": "user", "content": f"Paint {i}"}] for i in range(3)]
-    reward.last = [_scored(0.9, {}, passed=False), _scored(0.4, {}), _scored(0.6, {})]
-    reward.last_pngs = [_png("red"), _png("green"), _png("blue")]
-    reward._keep_best(3, prompts, ["a", "b", "c"])
-    reward.last, reward.last_pngs = [_scored(0.5, {}), _scored(None, {})], [_png("white"), _png("black")]
-    reward._keep_best(3, prompts, ["d", "e", "f"])             # a second call of the same step: 0.6 stays
+
+    def call(step: int, cards, colours, subjects) -> None:
+        reward.last, reward.last_pngs = cards, [_png(c) for c in colours]
+        jobs = [make_job(p, "", 1, s, None, step) for p, s in zip(prompts, subjects)]
+        reward._keep_best(reward._rollouts(step, prompts, jobs))
+
+    call(3, [_scored(0.9, {}, passed=False), _scored(0.4, {}), _scored(0.6, {})], ["red", "green", "blue"], "abc")
+    call(3, [_scored(0.5, {}), _scored(None, {})], ["white", "black"], "de")   # a second call of the same step
     assert pickle.loads(pickle.dumps(reward)).best is None
     best = reward.take_best()
-    assert (best.step, best.reward, best.subject, best.prompt) == (3, 0.6, "c", "Paint 2")
+    assert (best.step, best.reward, best.subject, best.prompt) == (3, 0.6, "c", "Paint 2")   # 0.6 stays
     assert Image.open(io.BytesIO(best.png)).getpixel((0, 0)) == (0, 0, 255)
     assert reward.take_best() is None                          # taken: the next step starts afresh
-    reward.last, reward.last_pngs = [_scored(0.0, {}, passed=False)], [_png("red")]
-    reward._keep_best(4, prompts, ["a"])
+    call(4, [_scored(0.0, {}, passed=False)], ["red"], "a")
     assert reward.take_best() is None                          # nothing passed: no image
 
 
 def test_a_failing_tracker_warns_once_and_training_goes_on():
-    from brushwork.train.rewards import Best
+    from brushwork.score.rollout import Rollout
     from brushwork.train.tracking import BestPaintingLog
 
     class Source:
         def take_best(self):
-            return Best(1, 0.5, _png("red"), "coral hibiscus")
+            return Rollout("Paint", _scored(0.5, {}), png=_png("red"), subject="coral hibiscus", step=1)
 
     callback = BestPaintingLog([Source(), object()], callbacks=SimpleNamespace(callbacks=[]))
     args, state = SimpleNamespace(report_to=["tensorboard"]), SimpleNamespace(is_world_process_zero=True,

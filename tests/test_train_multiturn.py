@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from brushwork.painter import paint
-from brushwork.train.episodes import Shot, revision_figures
+from brushwork.score.card import ScoreCard
+from brushwork.score.rollout import Rollout
+from brushwork.train.episodes import revision_figures
 from brushwork.train.revisions import DEFECTS, defective
 from brushwork.train.tiny import TinySpec
 from brushwork.train.tool_env import tool_call, tool_schema
@@ -90,11 +92,16 @@ def test_run_time_defects_show_in_the_environments_critique(example_pool):
         assert "bare paper" in seen[kind].critique and "1 revision left" in seen[kind].critique
 
 
+def _shot(passed: bool, total: float) -> Rollout:
+    """A painting of an episode: whether it passed the gate, its total."""
+    return Rollout("", ScoreCard(passed=passed, total=total, terms={}, weights={}, preset=None))
+
+
 def test_revision_figures_arithmetic():
-    episodes = [[Shot(False, 0.0), Shot(True, 0.6)],      # fixed
-                [Shot(True, 0.5), Shot(True, 0.4)],       # made worse
-                [Shot(True, 0.7)],                        # kept: carried forward
-                [Shot(False, 0.0), Shot(False, 0.0)]]     # not fixed
+    episodes = [[_shot(False, 0.0), _shot(True, 0.6)],      # fixed
+                [_shot(True, 0.5), _shot(True, 0.4)],       # made worse
+                [_shot(True, 0.7)],                        # kept: carried forward
+                [_shot(False, 0.0), _shot(False, 0.0)]]     # not fixed
     f = revision_figures(episodes, turns=1)
     assert f.episodes == 4 and f.reward_by_turn[0] == pytest.approx(0.3) and f.reward_by_turn[1] == pytest.approx(0.425)
     assert f.pass_by_turn == (0.5, 0.75)
@@ -103,7 +110,7 @@ def test_revision_figures_arithmetic():
     assert f.revised_share == 0.75
     low, high = f.gain_interval
     assert -0.1 <= low < f.gain < high <= 0.6        # within the gains (0.6, -0.1, 0, 0)
-    assert revision_figures([[Shot(False, 0.0), Shot(True, 0.6)]]).gain_interval is None    # one gain: no interval
+    assert revision_figures([[_shot(False, 0.0), _shot(True, 0.6)]]).gain_interval is None    # one gain: no interval
 
 
 def _script_bias(tokenizer, sketch: str) -> dict:

@@ -11,6 +11,7 @@ import pytest
 from test_score import CHEAT, HONEST
 
 from brushwork.score.options import ScoringOptions
+from brushwork.train.film import read_film
 from brushwork.train.rewards import BrushworkReward, completion_text, group_seed
 from brushwork.train.tool_env import BrushworkToolEnv, ToolEnvReward
 
@@ -91,7 +92,7 @@ def test_endless_loop_is_zero_and_an_outage_is_none(example_pool):
     assert "aesthetic" in reward.last[1].infra                          # our outage: None, with a reason
 
 
-def test_environment_factory_episode(example_pool):
+def test_environment_factory_episode(example_pool, tmp_path):
     vision = type("VisionToolEnv", (BrushworkToolEnv,), {"images": True})
     env = vision()
     text = env.reset(seed=5, subject="coral hibiscus", domain="hibiscus", revisions=1)
@@ -108,10 +109,18 @@ def test_environment_factory_episode(example_pool):
     assert isinstance(critique, str) and "revisions left" in critique
     never = BrushworkToolEnv()
     never.reset(seed=7, subject="coral hibiscus")
-    rewards = ToolEnvReward()(prompts=["p"] * 3, completions=[[{"role": "assistant", "content": "c"}]] * 3,
-                              environments=[env, unfinished, never])
+    episodes = ToolEnvReward(film=str(tmp_path / "film"))
+    rewards = episodes(prompts=["p"] * 3, completions=[[{"role": "assistant", "content": "c"}]] * 3,
+                       environments=[env, unfinished, never])
     assert rewards[0] == env.reward and rewards[1] == 0.0
     assert rewards[2] == 0.0 and never.replies == ["c"]     # no tool call: its text answer is scored (no sketch)
+    # one frame per painting: the first episode's two turns, the others' one each, each its own rollout
+    frames = read_film(tmp_path / "film")
+    assert [(f.index, f.turn, f.final) for f in frames] == [(0, 0, False), (0, 1, True), (1, 0, True), (2, 0, True)]
+    assert frames[1].reward == env.reward and frames[0].reward == frames[0].card.total and frames[0].png
+    assert frames[1].reply == env.replies[1] and frames[0].group == frames[1].group == 5
+    best = episodes.take_best()                      # the only final painting that passed: the first episode's
+    assert (best.step, best.turn, best.prompt, best.reward, best.png) == (1, 1, "p", env.reward, frames[1].png)
     assert BrushworkToolEnv.submit_sketch.__doc__.count("Args:") == 1
 
 

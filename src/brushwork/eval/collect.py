@@ -24,6 +24,7 @@ from brushwork.eval.metrics import Sample
 from brushwork.pool import Pool, PoolItem
 from brushwork.score.judge import PairwiseJudge
 from brushwork.score.references import pick_references
+from brushwork.score.rollout import Rollout
 
 REFERENCE_TIERS = ("love", "okay")
 DEFAULT_REFERENCES = 6
@@ -65,26 +66,19 @@ def score_replies(pipeline, rows: list[dict], replies: list[list[str]],
                                   subjects=[row["subject"] for row, _ in jobs],
                                   domains=[row.get("domain") for row, _ in jobs],
                                   on_done=None if on_done is None else lambda i, p: on_done())
-    return [Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
-                   seed=row["seed"], reply=reply, png=painting.png, card=painting.card)
+    return [Sample(Rollout(prompt_text(row["prompt"]), painting.card, reply=reply, png=painting.png,
+                           subject=row["subject"], seed=row["seed"], group=row["seed"]))
             for (row, reply), painting in zip(jobs, paintings)]
 
 
 def episode_samples(played) -> list[Sample]:
     """Every painting of every played episode as a Sample (earlier paintings scored now),
     numbered by episode, with its turn and whether it was the final one."""
+    from brushwork.train.episodes import episode_rollouts
     from brushwork.train.rewards import prompt_text
 
-    samples = []
-    for number, episode in enumerate(played):
-        env, row = episode.env, episode.row
-        attempts = env.episode.scored_attempts()
-        for attempt in attempts:
-            reply = env.replies[attempt.revision] if attempt.revision < len(env.replies) else ""
-            samples.append(Sample(step=0, group=row["seed"], prompt=prompt_text(row["prompt"]), subject=row["subject"],
-                                  seed=row["seed"], reply=reply, png=attempt.painting.png, card=attempt.painting.card,
-                                  turn=attempt.revision, final=attempt.revision == len(attempts) - 1, episode=number))
-    return samples
+    return [Sample(rollout, episode=number) for number, episode in enumerate(played)
+            for rollout in episode_rollouts(episode.env, 0, prompt_text(episode.row["prompt"]))]
 
 
 async def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool, count: int = DEFAULT_REFERENCES,
@@ -95,7 +89,7 @@ async def judge_samples(samples: list[Sample], judge: PairwiseJudge, pool: Pool,
     async def one(sample: Sample) -> Sample:
         if not (sample.card.passed and sample.png is not None):
             return sample
-        refs = eval_references(pool, sample.prompt, count, split, sample.subject)
+        refs = eval_references(pool, sample.prompt, count, split, sample.subject or "")
         result = await judge.judge(sample.png, refs, sample.subject or sample.prompt)
         if on_done is not None:
             on_done()
@@ -124,15 +118,7 @@ def film_samples(folder: Path) -> list[Sample]:
     from brushwork.train.film import read_film
 
     folder = resolve_film(folder)
-    samples = []
-    for frame in read_film(folder):
-        reply_path = folder / frame.reply_file
-        png_path = folder / frame.png_file if frame.png_file else None
-        samples.append(Sample(step=frame.step, group=frame.group, prompt=frame.prompt, subject=frame.subject or "",
-                              seed=frame.seed, card=frame.card, turn=frame.turn, final=frame.final,
-                              episode=frame.index,
-                              reply=reply_path.read_text(encoding="utf-8") if reply_path.is_file() else "",
-                              png=png_path.read_bytes() if png_path is not None and png_path.is_file() else None))
+    samples = [Sample(frame.rollout, episode=frame.index) for frame in read_film(folder)]
     if not samples:
         raise ConfigError(f"the film {folder} has no frames yet: let the run record a step first")
     return samples
@@ -147,8 +133,7 @@ def record_film(samples: list[Sample], folder: Path) -> Path:
     for s in samples:
         index = s.episode if s.episode is not None else counters.setdefault(s.step, -1) + 1
         counters[s.step] = index
-        film.record(s.step, index, s.card, s.png, prompt=s.prompt, reply=s.reply, subject=s.subject, seed=s.seed,
-                    group=s.group, turn=s.turn, final=s.final)
+        film.record(s.rollout, index)
     return folder
 
 

@@ -30,30 +30,22 @@ from functools import cached_property
 
 import numpy as np
 
-from brushwork.score.card import ScoreCard
 from brushwork.score.judge import Comparison
+from brushwork.score.rollout import Rollout, Wraps
 from brushwork.score.terms import term_names
 
 THUMB = 32
 
 
 @dataclass(frozen=True)
-class Sample:
-    """One evaluated painting: the reply, its painting (None when nothing rendered), its
-    ScoreCard and its comparisons against the evaluation references (empty: not judged)."""
+class Sample(Wraps):
+    """One evaluated painting: its `Rollout` (step 0 for a policy's replies; the group seed is
+    shared by the rollouts of one prompt at one step) and its comparisons against the evaluation
+    references (empty: not judged). The rollout's fields read through (`sample.card`, `sample.png`)."""
 
-    step: int
-    group: int                    # the group seed: rollouts of one prompt (at one step) share it
-    prompt: str                   # the user's request
-    subject: str
-    seed: int | None
-    reply: str
-    png: bytes | None
-    card: ScoreCard
+    rollout: Rollout
     eval_comparisons: tuple[Comparison, ...] = ()
     eval_error: str | None = None  # why the judge gave no verdict, when it could not
-    turn: int = 0                  # multi-turn: 0 for the first painting, k after k revisions
-    final: bool = True             # multi-turn: the painting the episode ended with
     episode: int | None = None     # multi-turn: which episode of the run (first and final share it)
 
     @property
@@ -65,7 +57,7 @@ class Sample:
         """"held-out" when training never saw this prompt's subject or phrasing, else "seen"."""
         from brushwork.env.tasks import pairing
 
-        return pairing(self.subject, self.prompt)
+        return pairing(self.rollout.subject or "", self.rollout.prompt)
 
     @cached_property
     def adherence(self) -> float | None:
@@ -73,9 +65,10 @@ class Sample:
         its subject asks no colour)."""
         from brushwork.score.adherence import adherence, asked_colour
 
-        if not (self.card.passed and self.png and asked_colour(self.subject)):
+        r = self.rollout
+        if not (r.card.passed and r.png and asked_colour(r.subject or "")):
             return None
-        return adherence(self.png, self.subject)[0]
+        return adherence(r.png, r.subject)[0]
 
     @property
     def win(self) -> float | None:
@@ -257,10 +250,9 @@ def episodes_of(samples: list[Sample]) -> list[list[Sample]]:
 def revision_figures(samples: list[Sample], turns: int | None = None):
     """`RevisionFigures` (per-turn reward and gate pass rate, revision gain with a bootstrap
     interval, fix rate, worse rate) of multi-turn samples."""
-    from brushwork.train.episodes import Shot
     from brushwork.train.episodes import revision_figures as figures
 
-    return figures([[Shot(s.card.passed, s.card.total) for s in e] for e in episodes_of(samples)], turns)
+    return figures([[s.rollout for s in e] for e in episodes_of(samples)], turns)
 
 
 def by_step(samples: list[Sample]) -> dict[str, Metrics]:

@@ -1,6 +1,7 @@
 """Multi-turn episodes as figures and film: what a revision did.
 
-An episode is the list of its paintings, each as a `Shot` (passed the gate?, total reward).
+An episode is the list of its paintings, each a `Rollout` (`episode_rollouts`; its card says
+whether it passed the gate and its total).
 `revision_figures` summarises many: reward and gate pass rate by turn (turn t is the painting
 in effect after t revisions, so an episode that stopped early carries its last painting
 forward), the revision gain (final total - first total, per episode, with a bootstrap
@@ -16,12 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from brushwork.core.stats import bootstrap_interval
-
-
-@dataclass(frozen=True)
-class Shot:
-    passed: bool
-    total: float | None
+from brushwork.score.rollout import Rollout
 
 
 @dataclass(frozen=True)
@@ -58,42 +54,53 @@ def _mean(values) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def revision_figures(episodes: list[list[Shot]], turns: int | None = None, seed: int = 0) -> RevisionFigures:
-    """The figures of the module docstring over `episodes` (each a non-empty list of shots)."""
-    episodes = [e for e in episodes if e]
+def revision_figures(episodes: list[list[Rollout]], turns: int | None = None, seed: int = 0) -> RevisionFigures:
+    """The figures of the module docstring over `episodes` (each a non-empty list of its
+    paintings, in turn order; each painting's own total, whatever the episode was paid)."""
+    episodes = [[(r.card.passed, r.card.total) for r in e] for e in episodes if e]
     turns = max((len(e) - 1 for e in episodes), default=0) if turns is None else turns
     at = [[e[min(t, len(e) - 1)] for e in episodes] for t in range(turns + 1)]
-    gains = [e[-1].total - e[0].total for e in episodes if e[0].total is not None and e[-1].total is not None]
-    failed_first = [e for e in episodes if not e[0].passed]
-    steps = [(a, b) for e in episodes for a, b in zip(e, e[1:]) if a.total is not None and b.total is not None]
+    gains = [e[-1][1] - e[0][1] for e in episodes if e[0][1] is not None and e[-1][1] is not None]
+    failed_first = [e for e in episodes if not e[0][0]]
+    steps = [(a, b) for e in episodes for a, b in zip(e, e[1:]) if a[1] is not None and b[1] is not None]
     return RevisionFigures(
         episodes=len(episodes), turns=turns,
-        reward_by_turn=tuple(_mean(s.total for s in shots) for shots in at),
-        pass_by_turn=tuple(_mean(s.passed for s in shots) for shots in at),
+        reward_by_turn=tuple(_mean(total for _, total in shots) for shots in at),
+        pass_by_turn=tuple(_mean(passed for passed, _ in shots) for shots in at),
         gain=_mean(gains), gain_interval=bootstrap_interval(gains, seed=seed) if len(gains) > 1 else None,
         gain_n=len(gains),
-        fix_rate=_mean(e[-1].passed for e in failed_first), fix_n=len(failed_first),
-        worse_rate=_mean(b.total < a.total - 1e-9 for a, b in steps),
+        fix_rate=_mean(e[-1][0] for e in failed_first), fix_n=len(failed_first),
+        worse_rate=_mean(b[1] < a[1] - 1e-9 for a, b in steps),
         revisions=sum(len(e) - 1 for e in episodes),
         revised_share=_mean(len(e) > 1 for e in episodes))
 
 
-def _shots(env) -> list[Shot]:
+def episode_rollouts(env, step: int, prompt: str) -> list[Rollout]:
+    """Every painting of `env`'s episode (a `BrushworkToolEnv`) as a Rollout, in turn order:
+    earlier paintings are scored now (`Episode.scored_attempts`); the final one is paid the
+    episode's reward, the others their own total."""
     if env.episode is None:
         return []
-    return [Shot(a.painting.report.passed, a.total) for a in env.episode.scored_attempts()]
+    episode = env.episode
+    attempts = episode.scored_attempts()
+    last = len(attempts) - 1
+    return [Rollout(prompt, a.painting.card, reply=env.replies[a.revision] if a.revision < len(env.replies) else "",
+                    png=a.painting.png, subject=episode.task.subject, seed=episode.task.seed,
+                    group=episode.group_seed, step=step, turn=a.revision, final=a.revision == last,
+                    reward=env.reward if a.revision == last else a.total)
+            for a in attempts]
 
 
-def episode_stats(envs, step: int) -> tuple[dict[str, float], object]:
+def episode_stats(envs, step: int, prompts) -> tuple[dict[str, float], Rollout | None]:
     """What one reward call logs for multi-turn rollouts, and the best final painting that
-    passed (a `Best`, or None): the final paintings' terms (as single-turn logs them), the
+    passed (None if none did): the final paintings' terms (as single-turn logs them), the
     tool-call rate, the first and final gate pass rates, revisions per episode, the revision
     gain, fix rate and worse rate."""
-    from brushwork.train.rewards import Best, prompt_text, term_stats
+    from brushwork.train.rewards import prompt_text, term_stats
 
-    episodes = [_shots(env) for env in envs]
-    finals = [env.episode.attempts[-1].painting for env in envs if env.episode is not None and env.episode.attempts]
-    out = term_stats([p.card for p in finals if p.card is not None])
+    episodes = [episode_rollouts(env, step, prompt_text(prompt)) for prompt, env in zip(prompts, envs)]
+    finals = [e[-1] for e in episodes if e]
+    out = term_stats([r.card for r in finals])
     figures = revision_figures(episodes)
     out["brushwork/tool_call_rate"] = sum(env.calls > 0 for env in envs) / len(envs)
     out["brushwork/episodes_finished"] = sum(env.finished for env in envs) / len(envs)
@@ -104,12 +111,8 @@ def episode_stats(envs, step: int) -> tuple[dict[str, float], object]:
                        ("worse_rate", figures.worse_rate)):
         if value is not None:
             out[f"brushwork/{key}"] = value
-    best = None
-    for env, painting in zip(envs, finals):
-        if painting.card is not None and painting.card.passed and painting.png is not None and env.reward is not None:
-            if best is None or env.reward > best.reward:
-                best = Best(step, env.reward, painting.png, env.row.get("subject"), prompt_text(env.row.get("prompt")))
-    return out, best
+    paid = [r for r in finals if r.card.passed and r.png is not None and r.reward is not None]
+    return out, max(paid, key=lambda r: r.reward, default=None)
 
 
 def record_episodes(folder: str | Path, step: int, prompts, envs) -> None:
@@ -120,24 +123,5 @@ def record_episodes(folder: str | Path, step: int, prompts, envs) -> None:
 
     film = Film(Path(folder))
     for index, (prompt, env) in enumerate(zip(prompts, envs), start=first_index(len(envs))):
-        if env.episode is None:
-            continue
-        attempts = env.episode.attempts
-        for attempt in attempts:
-            painting, card = attempt.painting, attempt.painting.card
-            final = attempt.revision == len(attempts) - 1
-            reply = env.replies[attempt.revision] if attempt.revision < len(env.replies) else ""
-            film.record(step, index, card if card is not None else _unscored(painting), painting.png,
-                        prompt=prompt_text(prompt), reply=reply, subject=env.episode.task.subject,
-                        seed=env.episode.task.seed, group=env.episode.group_seed,
-                        reward=env.reward if final else attempt.total, turn=attempt.revision, final=final)
-
-
-def _unscored(painting):
-    """The card of a painting that was only gated (its verdict, no total)."""
-    from brushwork.score.card import ScoreCard
-
-    report = painting.report
-    return ScoreCard(passed=report.passed, total=None, terms={}, weights={}, preset=None,
-                     violations=report.violations,
-                     paint_fraction=painting.render.paint_fraction if painting.render is not None else None)
+        for rollout in episode_rollouts(env, step, prompt_text(prompt)):
+            film.record(rollout, index)

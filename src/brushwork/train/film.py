@@ -3,7 +3,7 @@
 Layout (read back by `brushwork eval --film DIR` and the report)::
 
     film/
-      index.jsonl                one line per rollout (see `Frame`)
+      index.jsonl                one line per painting (see `Frame`)
       step-000001/
         00.md                    the model's whole reply
         00.png                   the painting (absent when nothing rendered)
@@ -30,6 +30,7 @@ from pathlib import Path
 from brushwork.errors import ConfigError
 from brushwork.gate.verdict import Violation
 from brushwork.score.card import ScoreCard
+from brushwork.score.rollout import Rollout, Wraps
 
 
 def first_index(count: int) -> int:
@@ -41,66 +42,60 @@ def first_index(count: int) -> int:
 
 
 @dataclass(frozen=True)
-class Frame:
-    """One rollout on film: its ScoreCard plus where its files are (relative to the film
-    folder). `reward` is what the trainer was paid (the card's total, or a multi-turn
-    episode's reward on its final frame)."""
+class Frame(Wraps):
+    """One painting on film: its `Rollout` (read back with its reply and PNG) and its place in the
+    film: the rollout's index within its step and its files, relative to the film folder. The
+    rollout's fields read through (`frame.step`, `frame.card`)."""
 
-    step: int
+    rollout: Rollout
     index: int
-    prompt: str
-    subject: str | None
-    seed: int | None
-    group: int
-    card: ScoreCard
-    reward: float | None
     reply_file: str = ""
     png_file: str | None = None
     card_file: str | None = None
-    turn: int = 0
-    final: bool = True
 
     @property
     def passed(self) -> bool:
-        return self.card.passed
+        return self.rollout.card.passed
 
     @property
     def cheated(self) -> bool:
-        return self.card.cheated
+        return self.rollout.card.cheated
 
     @property
     def infra(self) -> str | None:
-        return self.card.infra
+        return self.rollout.card.infra
 
     @property
     def terms(self) -> dict:
-        return self.card.terms
+        return self.rollout.card.terms
 
     @property
     def paint_fraction(self) -> float | None:
-        return self.card.paint_fraction
+        return self.rollout.card.paint_fraction
 
     @property
     def violations(self) -> tuple[str, ...]:
-        return tuple(v.id for v in self.card.violations)
+        return tuple(v.id for v in self.rollout.card.violations)
 
     def index_line(self) -> dict:
         """The line of index.jsonl: the paths and a summary of the card (readable without it)."""
-        return {"step": self.step, "index": self.index, "prompt": self.prompt, "subject": self.subject,
-                "seed": self.seed, "group": self.group, "reward": self.reward, "passed": self.passed,
+        r = self.rollout
+        return {"step": r.step, "index": self.index, "prompt": r.prompt, "subject": r.subject,
+                "seed": r.seed, "group": r.group, "reward": r.reward, "passed": self.passed,
                 "cheated": self.cheated, "infra": self.infra, "terms": dict(self.terms),
                 "paint_fraction": self.paint_fraction, "violations": list(self.violations),
                 "reply_file": self.reply_file, "png_file": self.png_file, "card_file": self.card_file,
-                "turn": self.turn, "final": self.final}
+                "turn": r.turn, "final": r.final}
 
     @classmethod
     def from_line(cls, data: dict, folder: Path) -> Frame:
-        """A frame read back: its card from its card file, or (a film written without card
-        files) rebuilt from the index line, whose violations carry no severity, so a cheating
-        frame marks them all `cheat`."""
-        card_file = data.get("card_file")
-        path = Path(folder) / card_file if card_file else None
-        if path is not None and path.is_file():
+        """A frame read back, its reply and PNG from their files: its card from its card file,
+        or (a film written without card files) rebuilt from the index line, whose violations
+        carry no severity, so a cheating frame marks them all `cheat`."""
+        folder = Path(folder)
+        card_file, reply_file, png_file = data.get("card_file"), data.get("reply_file", ""), data.get("png_file")
+        path = _file(folder, card_file)
+        if path is not None:
             card = ScoreCard.from_dict(json.loads(path.read_text(encoding="utf-8")))
         else:
             severity = "cheat" if data.get("cheated") else "broken"
@@ -109,9 +104,12 @@ class Frame:
                              violations=tuple(Violation(v, severity, "") for v in data.get("violations") or ()),
                              paint_fraction=data.get("paint_fraction"), seed=data.get("seed") or 0,
                              group_seed=data.get("group"))
-        return cls(data["step"], data["index"], data["prompt"], data.get("subject"), data.get("seed"),
-                   data["group"], card, data.get("reward"), data.get("reply_file", ""), data.get("png_file"),
-                   card_file, data.get("turn", 0), data.get("final", True))
+        reply, png = _file(folder, reply_file), _file(folder, png_file)
+        rollout = Rollout(data["prompt"], card, reply=reply.read_text(encoding="utf-8") if reply else "",
+                          png=png.read_bytes() if png else None, subject=data.get("subject"), seed=data.get("seed"),
+                          group=data["group"], step=data["step"], turn=data.get("turn", 0),
+                          final=data.get("final", True), reward=data.get("reward"))
+        return cls(rollout, data["index"], reply_file, png_file, card_file)
 
 
 class Film:
@@ -122,23 +120,19 @@ class Film:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def record(self, step: int, index: int, card: ScoreCard, png: bytes | None, *, prompt: str, reply: str,
-               subject: str | None = None, seed: int | None = None, group: int | None = None,
-               reward: float | None = ..., turn: int = 0, final: bool = True) -> Frame:
-        """One painting: its reply, PNG and card files, then its index line. `group` defaults
-        to the card's group seed, `reward` to its total."""
-        shot = self.folder / f"step-{step:06d}"
+    def record(self, rollout: Rollout, index: int) -> Frame:
+        """One painting: its reply, PNG and card files, then its index line."""
+        shot = self.folder / f"step-{rollout.step:06d}"
         shot.mkdir(parents=True, exist_ok=True)
-        stem = f"{index:02d}" + (f"-t{turn}" if turn else "")
-        (shot / f"{stem}.md").write_text(reply, encoding="utf-8")
+        stem = f"{index:02d}" + (f"-t{rollout.turn}" if rollout.turn else "")
+        (shot / f"{stem}.md").write_text(rollout.reply, encoding="utf-8")
         png_rel = None
-        if png is not None:
-            (shot / f"{stem}.png").write_bytes(png)
+        if rollout.png is not None:
+            (shot / f"{stem}.png").write_bytes(rollout.png)
             png_rel = f"{shot.name}/{stem}.png"
-        (shot / f"{stem}.json").write_text(json.dumps(card.to_dict(), indent=1, default=str), encoding="utf-8")
-        group = group if group is not None else card.group_seed if card.group_seed is not None else 0
-        frame = Frame(step, index, prompt, subject, seed, group, card, card.total if reward is ... else reward,
-                      f"{shot.name}/{stem}.md", png_rel, f"{shot.name}/{stem}.json", turn, final)
+        (shot / f"{stem}.json").write_text(json.dumps(rollout.card.to_dict(), indent=1, default=str),
+                                           encoding="utf-8")
+        frame = Frame(rollout, index, f"{shot.name}/{stem}.md", png_rel, f"{shot.name}/{stem}.json")
         line = json.dumps(frame.index_line(), default=str) + "\n"
         with (self.folder / "index.jsonl").open("a", encoding="utf-8") as f:
             fcntl.flock(f, fcntl.LOCK_EX)     # across processes (and threads: each opens its own handle)
@@ -150,8 +144,14 @@ class Film:
         return frame
 
 
+def _file(folder: Path, name: str | None) -> Path | None:
+    """A frame's file, None where the line names none or it is gone."""
+    path = folder / name if name else None
+    return path if path is not None and path.is_file() else None
+
+
 def read_film(folder: Path) -> list[Frame]:
-    """Every frame of a film, in the order recorded."""
+    """Every frame of a film, in the order recorded, each with its reply and PNG."""
     index = Path(folder) / "index.jsonl"
     if not index.exists():
         raise ConfigError(f"{folder} is not a film: it has no index.jsonl (train writes one under "

@@ -44,6 +44,7 @@ from brushwork.score.card import ScoreCard
 from brushwork.score.diversity import Memory, adjust_group
 from brushwork.score.options import ScoringOptions
 from brushwork.score.pipeline import Pipeline
+from brushwork.score.rollout import Rollout
 from brushwork.score.terms import term_names
 
 _SHARED: dict[str, Pipeline] = {}
@@ -90,17 +91,6 @@ def group_seed(prompt, seed, step: int) -> int:
 def _unscored(reason: str, passed: bool = False) -> ScoreCard:
     """The card of a completion nothing could score: reward None, the reason in `infra`."""
     return ScoreCard(passed=passed, total=None, terms={}, weights={}, preset=None, infra=reason)
-
-
-@dataclass(frozen=True)
-class Best:
-    """The best painting that passed the gate in one or more reward calls (see `take_best`)."""
-
-    step: int
-    reward: float
-    png: bytes
-    subject: str | None = None
-    prompt: str = ""
 
 
 def _stats(values: list[float]) -> tuple[float, float, float, float]:
@@ -177,7 +167,7 @@ class BrushworkReward:
         self.__name__ = name
         self.last: list[ScoreCard] = []   # the last call's cards, one per completion
         self.last_pngs: list[bytes | None] = []   # and their paintings (the best one is logged as an image)
-        self.best: Best | None = None     # the best passed painting since the last take_best()
+        self.best: Rollout | None = None  # the best passed painting since the last take_best()
         self.memory = Memory(diversity_memory)   # each prompt's recent best paintings (diversity term)
         self._runtime_init()
 
@@ -246,10 +236,11 @@ class BrushworkReward:
         scored = await asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
         cards, pngs = [c for c, _ in scored], [png for _, png in scored]
         self.last, self.last_pngs = self._diversify(cards, pngs, jobs, prompts), pngs
-        self._keep_best(step + 1, prompts, subjects)
+        rollouts = self._rollouts(step + 1, prompts, jobs)
+        self._keep_best(rollouts)
         self._log(kwargs.get("log_metric"), kwargs.get("log_extra"))
         if self.film:
-            self._record(step + 1, prompts, jobs)
+            self._record(rollouts)
         return [c.total for c in self.last]
 
     def score(self, prompts, completions, **kwargs) -> list[float | None]:
@@ -351,25 +342,29 @@ class BrushworkReward:
         card = obs.card or _unscored(obs.infra or f"the server at {url} sent no score card", bool(obs.passed))
         return card, png
 
-    def _record(self, step: int, prompts, jobs) -> None:
+    def _rollouts(self, step: int, prompts, jobs: list[Job]) -> list[Rollout]:
+        """The last call's completions as scored paintings (`last`, `last_pngs`)."""
+        return [Rollout(prompt_text(prompt), card, reply=job.reply, png=png, subject=job.subject, seed=job.seed,
+                        group=job.group, step=step)
+                for prompt, job, card, png in zip(prompts, jobs, self.last, self.last_pngs)]
+
+    def _record(self, rollouts: list[Rollout]) -> None:
         """This process's rollouts on film, numbered across every process of the step."""
         from brushwork.train.film import Film, first_index
 
-        film, offset = Film(self.film), first_index(len(jobs))
-        for index, (job, card, png) in enumerate(zip(jobs, self.last, self.last_pngs)):
-            film.record(step, offset + index, card, png, prompt=prompt_text(prompts[index]), reply=job.reply,
-                        subject=job.subject, seed=job.seed, group=job.group)
+        film, offset = Film(self.film), first_index(len(rollouts))
+        for index, rollout in enumerate(rollouts):
+            film.record(rollout, offset + index)
 
-    def _keep_best(self, step: int, prompts, subjects) -> None:
-        passed = [(c.total, i) for i, (c, png) in enumerate(zip(self.last, self.last_pngs))
-                  if c.passed and c.total is not None and png is not None]
+    def _keep_best(self, rollouts: list[Rollout]) -> None:
+        passed = [r for r in rollouts if r.card.passed and r.reward is not None and r.png is not None]
         if not passed:
             return
-        reward, i = max(passed)
-        if self.best is None or reward > self.best.reward:
-            self.best = Best(step, reward, self.last_pngs[i], subjects[i], prompt_text(prompts[i]))
+        best = max(passed, key=lambda r: r.reward)
+        if self.best is None or best.reward > self.best.reward:
+            self.best = best
 
-    def take_best(self) -> Best | None:
+    def take_best(self) -> Rollout | None:
         """The best painting that passed since the last call (None if none passed), and forget it."""
         best, self.best = self.best, None
         return best

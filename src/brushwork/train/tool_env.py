@@ -155,7 +155,7 @@ class ToolEnvReward:
         step = int(getattr(kwargs.get("trainer_state"), "global_step", 0) or 0) + 1
         log_metric = kwargs.get("log_metric")
         if envs:
-            stats, best = episode_stats(envs, step)
+            stats, best = episode_stats(envs, step, prompts)
             if best is not None and (self.best is None or best.reward > self.best.reward):
                 self.best = best
             if log_metric is not None:
