@@ -1,13 +1,15 @@
 """Does the diversity term keep a group diverse, and does offline adherence read the colour painted?
 
-- train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) twice from
-  the same seed, with the recipe's judge-led preset and with recipe-diverse (diversity 0.10 and
-  adherence 0.05 taken from judge and aesthetic), both from the same warmed-up weights. From each
-  run's film, per step: within-group
-  diversity (mean pairwise distance of the passed paintings, `score.diversity`, and the number
-  of distinct compositions), the reward each run was paid, the judge-led total recomputed from
-  the card's terms (the recipe's reward, comparable across runs) and the gate pass rate; a PNG
-  of them per step beside this section (benchmarks/diversity.png).
+- train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) twice per
+  GRPO seed, with the recipe's judge-led preset and with recipe-diverse (diversity 0.10 and
+  adherence 0.05 taken from judge and aesthetic), all from the same warmed-up weights, with
+  `--train-args` forwarded to `brushwork train` (a regime where a group can collapse: a higher
+  learning rate, a lower temperature). From each run's film, per step: within-group diversity
+  (mean pairwise distance of the passed paintings, `score.diversity`, and the number of
+  distinct compositions), the reward each run was paid, the judge-led total recomputed from the
+  card's terms (the recipe's reward, comparable across runs), the gate pass rate, and how much
+  of the GRPO advantage the term moved (`signal`); with minus without paired by seed with a 95 %
+  interval; a PNG of them per step beside this section (benchmarks/diversity.png).
 - noise: the diversity measure on the attacks of tests/test_diversity.py (coordinates, colours,
   stroke order, tiny strokes, all at once) and on honest layouts of the same subject, for the
   procedural yellow hibiscus and pink lotus.
@@ -15,7 +17,8 @@
   asked for every colour: asked = painted must score >= 0.5, an honest painting of another
   colour family < 0.5 (colours of one family, such as peach and coral, are not scored).
 
-    .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1]
+    .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1 2]
+        [--train-args="--learning_rate 3e-3 --temperature 0.8 --warmup_steps 2"]
 """
 
 from __future__ import annotations
@@ -43,28 +46,42 @@ PAINTED = {"yellow": "yellow hibiscus", "white": "white hibiscus with a red eye"
 SEEDS = (11, 12, 13)
 
 
-def train(out: Path, steps: int, seeds: list[int]) -> dict[tuple[str, int], Path]:
+def train(out: Path, steps: int, seeds: list[int], extra: list[str]) -> dict[tuple[str, int], Path]:
     """Both runs per GRPO seed, all from the same warmed-up weights (the tiny model's supervised
-    warm-up, paid once in `out/warm`); (run name, seed) -> its film folder. A run whose film
-    already reaches `steps` is kept."""
+    warm-up, paid once in `out/warm`), `extra` forwarded to `brushwork train` (the regime: a
+    learning rate, a temperature); (run name, seed) -> its film folder. A run whose film already
+    reaches `steps` is kept; the two runs of a seed train side by side (one core each)."""
     warm = out / "warm"
     if not (warm / "base" / "config.json").is_file():
-        _train(warm, ["--max_steps", "1", "--film", "false"])
+        if _train(warm, ["--max_steps", "1", "--film", "false"]).wait() != 0:
+            raise SystemExit("the warm-up run failed: see its output above")
     films = {}
     for seed in seeds:
+        running = []
         for preset in RUNS:
-            folder = out / f"{preset}-{steps}-s{seed}"
+            folder = out / "-".join([preset, str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
             if _last_step(folder / "film") < steps:
                 shutil.rmtree(folder, ignore_errors=True)
-                _train(folder, ["--max_steps", str(steps), "--preset", preset, "--tiny", "false", "--seed", str(seed),
-                                "--model_name_or_path", str(warm / "base"), "--sft_samples", "0"])
+                running.append(_train(folder, ["--max_steps", str(steps), "--preset", preset, "--tiny", "false",
+                                               "--seed", str(seed), "--model_name_or_path", str(warm / "base"),
+                                               "--sft_samples", "0", *extra]))
             films[preset, seed] = folder / "film"
+        for process in running:
+            if process.wait() != 0:
+                raise SystemExit(f"brushwork train failed (exit {process.returncode}): {' '.join(process.args)}")
     return films
 
 
-def _train(folder: Path, args: list[str]) -> None:
-    subprocess.run([sys.executable, "-m", "brushwork", "train", "--config", "tiny-cpu", "--output_dir", str(folder),
-                    "--report_to", "none", *args], check=True, cwd=ROOT)
+def regime_tag(extra: list[str]) -> str:
+    """The run folders' name for a regime: `--learning_rate 2e-3 --temperature 0.8` ->
+    `learning_rate=2e-3,temperature=0.8`."""
+    pairs = zip(extra[::2], extra[1::2])
+    return ",".join(f"{key.lstrip('-')}={value}" for key, value in pairs)
+
+
+def _train(folder: Path, args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "brushwork", "train", "--config", "tiny-cpu", "--output_dir",
+                             str(folder), "--report_to", "none", *args], cwd=ROOT)
 
 
 def _last_step(film: Path) -> int:
@@ -76,26 +93,56 @@ def _last_step(film: Path) -> int:
 
 
 def per_step(film: Path) -> list[dict]:
-    from brushwork.eval.collect import film_samples
     from brushwork.score.diversity import compositions, pairwise
+    from brushwork.train.film import read_film
 
-    samples = film_samples(film)
+    frames = [f for f in read_film(film) if f.final]
     rows = []
-    for step in sorted({s.step for s in samples}):
-        these = [s for s in samples if s.step == step]
-        groups: dict[int, list[bytes]] = {}
-        for s in these:
-            if s.card.passed and s.png:
-                groups.setdefault(s.group, []).append(s.png)
-        spreads = [d for pngs in groups.values() if len(pngs) > 1 for d in pairwise(pngs)]
-        kinds = [compositions(pngs) for pngs in groups.values() if len(pngs) > 1]
-        paid = [s.card.total for s in these if s.card.total is not None]
-        recipe = [sum(w * (s.card.terms.get(t) or 0.0) for t, w in JUDGE_LED.items()) if s.card.passed else 0.0
-                  for s in these if s.card.total is not None]
-        rows.append({"step": step, "n": len(these), "pass": sum(s.card.passed for s in these) / len(these),
+    for step in sorted({f.step for f in frames}):
+        these = [f for f in frames if f.step == step]
+        groups: dict[int, list] = {}
+        for f in these:
+            groups.setdefault(f.group, []).append(f)
+        passed = [[(film / f.png_file).read_bytes() for f in group if f.passed and f.png_file]
+                  for group in groups.values()]
+        spreads = [d for pngs in passed if len(pngs) > 1 for d in pairwise(pngs)]
+        kinds = [compositions(pngs) for pngs in passed if len(pngs) > 1]
+        paid = [f.card.total for f in these if f.card.total is not None]
+        recipe = [sum(w * (f.terms.get(t) or 0.0) for t, w in JUDGE_LED.items()) if f.passed else 0.0
+                  for f in these if f.card.total is not None]
+        moved = [signal(group) for group in groups.values()]
+        moved = [m for m in moved if m is not None]
+        rows.append({"step": step, "n": len(these), "pass": sum(f.passed for f in these) / len(these),
                      "distance": _mean(spreads), "compositions": _mean(kinds), "reward": _mean(paid),
-                     "recipe": _mean(recipe)})
+                     "recipe": _mean(recipe), "moved": _mean(m[0] for m in moved),
+                     "reordered": _mean(m[1] for m in moved)})
     return rows
+
+
+def signal(group: list) -> tuple[float, float] | None:
+    """How much of one group's GRPO advantage (reward minus the group's mean: the recipe's
+    scale_rewards none) the diversity term moved: (the share of the advantage's absolute size
+    that differs from paying every member the term's full 1, as a painting alone is paid; the
+    share of member pairs the term put in another order). None where the term is not weighed
+    or fewer than two members have a reward."""
+    from brushwork.score.reward import total
+
+    scored = [f.card for f in group if f.card.total is not None]
+    if len(scored) < 2 or not any(c.weights.get("diversity", 0) > 0 for c in scored):
+        return None
+    paid = [c.total for c in scored]
+    flat = [total(c.weights, c.passed, {**c.terms, "diversity": 1.0}) for c in scored]
+    a, b = _centred(paid), _centred(flat)
+    size = sum(abs(x) for x in a)
+    moved = sum(abs(x - y) for x, y in zip(a, b)) / size if size > 1e-12 else 0.0
+    pairs = [(i, j) for i in range(len(a)) for j in range(i + 1, len(a))]
+    reordered = sum((a[i] - a[j]) * (b[i] - b[j]) < 0 for i, j in pairs) / len(pairs)
+    return moved, reordered
+
+
+def _centred(values: list[float]) -> list[float]:
+    mean = sum(values) / len(values)
+    return [v - mean for v in values]
 
 
 def _mean(values) -> float | None:
@@ -107,22 +154,30 @@ def _fmt(x, spec=".3f") -> str:
     return "–" if x is None else format(x, spec)
 
 
+METRICS = (("distance", "mean pairwise distance", ".3f"), ("compositions", "distinct compositions (of 8)", ".2f"),
+           ("recipe", "judge-led total", ".3f"), ("pass", "gate pass rate", ".1%"))
+SIGNAL = (("moved", "share of the advantage the term moved", ".1%"),
+          ("reordered", "share of member pairs it reordered", ".1%"))
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+
+
 def plot(series: dict[tuple[str, int], list[dict]], path: Path) -> None:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(12, 3))
-    panels = (("distance", "mean pairwise distance"), ("compositions", "distinct compositions (of 8)"),
-              ("recipe", "judge-led total"), ("pass", "gate pass rate"))
-    for k, (key, title) in enumerate(panels):
+    panels = (*METRICS, SIGNAL[0])
+    fig = Figure(figsize=(3 * len(panels), 3))
+    for k, (key, title, _) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), k + 1)
         for (preset, seed), rows in series.items():
             points = [(r["step"], r[key]) for r in rows if r[key] is not None]
-            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
-                    color="tab:blue" if preset == "judge-led" else "tab:orange",
-                    linestyle=("-", "--", ":", "-.")[seeds_seen(series).index(seed) % 4], label=_label(preset, seed))
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=2, linewidth=1,
+                        color="tab:blue" if preset == "judge-led" else "tab:orange",
+                        linestyle=("-", "--", ":", "-.")[seeds_seen(series).index(seed) % 4],
+                        label=_label(preset, seed))
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
-    fig.axes[0].legend(fontsize=7)
+    fig.axes[0].legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
@@ -135,23 +190,57 @@ def _label(preset: str, seed: int | None) -> str:
     return RUNS[preset] + ("" if seed is None else f", seed {seed}")
 
 
-def train_blocks(series: dict[tuple[str, int], list[dict]]) -> list:
-    headers = ["run", "step", "paintings", "gate pass", "mean pairwise distance", "distinct compositions",
-               "reward paid", "judge-led total"]
-    rows = [[_label(*key), str(r["step"]), str(r["n"]), _fmt(r["pass"], ".0%"), _fmt(r["distance"]),
-             _fmt(r["compositions"], ".2f"), _fmt(r["reward"]), _fmt(r["recipe"])]
-            for key, rs in series.items() for r in rs]
-    runs = {**series}
-    if len(seeds_seen(series)) > 1:    # each run's steps over every seed
-        for preset in RUNS:
-            runs[preset, None] = [r for (p, _), rs in series.items() if p == preset for r in rs]
-    over = [[_label(*key), _fmt(_mean(r["distance"] for r in rs if r["distance"] is not None)),
-             _fmt(_mean(r["compositions"] for r in rs if r["compositions"] is not None), ".2f"),
-             _fmt(_mean(r["recipe"] for r in rs if r["recipe"] is not None)),
-             _fmt(_mean(r["pass"] for r in rs), ".0%")] for key, rs in runs.items()]
-    return [("Tiny CPU run, per step", headers, rows),
-            ("Over the run", ["run", "mean pairwise distance", "distinct compositions", "judge-led total",
-                              "gate pass"], over)]
+def _over(rows: list[dict], key: str, first: int = 0) -> float | None:
+    return _mean(r[key] for r in rows if r[key] is not None and r["step"] > first)
+
+
+def train_blocks(series: dict[tuple[str, int], list[dict]], steps: int) -> list:
+    seeds = seeds_seen(series)
+    headers = ["step", *(f"{title}: {arm}" for _, title, _ in METRICS for arm in ("without", "with")),
+               *(title for _, title, _ in SIGNAL)]
+    def at(step: int, preset: str, key: str, spec: str) -> str:
+        values = [r[key] for seed in seeds for r in series[preset, seed] if r["step"] == step and r[key] is not None]
+        return _fmt(_mean(values), spec)
+
+    rows = [[str(step), *(at(step, preset, key, spec) for key, _, spec in METRICS for preset in RUNS),
+             *(at(step, "recipe-diverse", key, spec) for key, _, spec in SIGNAL)] for step in range(1, steps + 1)]
+    per_seed = [[_label(preset, seed), *(_fmt(_over(series[preset, seed], key), spec) for key, _, spec in METRICS),
+                 *(_fmt(_over(series[preset, seed], key), spec) if preset == "recipe-diverse" else "–"
+                   for key, _, spec in SIGNAL)]
+                for seed in seeds for preset in RUNS]
+    return [(f"Tiny CPU run, per step (mean over seeds {', '.join(map(str, seeds))})", headers, rows),
+            ("Each run over all its steps", ["run", *(t for _, t, _ in METRICS), *(t for _, t, _ in SIGNAL)], per_seed),
+            *paired_blocks(series, steps)]
+
+
+def paired_blocks(series: dict[tuple[str, int], list[dict]], steps: int) -> list:
+    """With minus without, paired by seed, each seed's difference of its two runs' means over
+    the run (all steps: the figure the issue asks for; the last third: where a collapse would
+    show), with a 95 % t interval over seeds."""
+    seeds = seeds_seen(series)
+    rows = []
+    for label, first in (("all steps", 0), (f"steps {steps - steps // 3 + 1}-{steps}", steps - steps // 3)):
+        for key, title, spec in METRICS:
+            diffs = [_over(series["recipe-diverse", s], key, first) - _over(series["judge-led", s], key, first)
+                     for s in seeds if None not in (_over(series["recipe-diverse", s], key, first),
+                                                    _over(series["judge-led", s], key, first))]
+            mean, half = _interval(diffs)
+            spec = "+.1%" if spec == ".1%" else "+.3f"
+            rows.append([label, title, ", ".join(format(d, spec) for d in diffs), _fmt(mean, spec),
+                         "–" if half is None else f"[{format(mean - half, spec)}, {format(mean + half, spec)}]"])
+    return [(f"With the term minus without, paired by seed ({len(seeds)} seeds)",
+             ["steps", "measure", "per seed", "mean", "95 % interval"], rows)]
+
+
+def _interval(values: list[float]) -> tuple[float | None, float | None]:
+    n = len(values)
+    if n == 0:
+        return None, None
+    mean = sum(values) / n
+    if n == 1:
+        return mean, None
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    return mean, T975.get(n - 1, 1.96) * sd / n ** 0.5
 
 
 def noise_blocks() -> list:
@@ -223,24 +312,27 @@ def main() -> None:
                         help="what to measure (repeatable; default all)")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="GRPO seeds, a pair of runs each")
+    parser.add_argument("--train-args", default="", help="forwarded to `brushwork train` (pairs: "
+                        "'--learning_rate 2e-3 --temperature 0.8'), stated in the header")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
     args = parser.parse_args()
     parts = set(args.part or ["all"])
     parts = {"train", "noise", "adherence"} if "all" in parts else parts
     blocks = []
     if "train" in parts:
-        series = {key: per_step(f) for key, f in train(args.out, args.steps, args.seeds).items()}
+        films = train(args.out, args.steps, args.seeds, args.train_args.split())
+        series = {key: per_step(film) for key, film in films.items()}
         plot(series, HERE / "diversity.png")
-        blocks += train_blocks(series)
+        blocks += train_blocks(series, args.steps)
     if "noise" in parts:
         blocks += noise_blocks()
     if "adherence" in parts:
         blocks += adherence_blocks(args.out)
     print_tables(Console(), blocks)
     command = " ".join(f"--part {p}" for p in sorted(parts))
+    regime = f' --train-args="{args.train_args}"' if args.train_args else ""
     header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps} "
-              f"--seeds {' '.join(map(str, args.seeds))}`, "
-              f"{datetime.date.today()}"
+              f"--seeds {' '.join(map(str, args.seeds))}{regime}`, {datetime.date.today()}"
               + ("; per-step figures plotted in benchmarks/diversity.png." if "train" in parts else "."))
     replace_section(START, END, markdown(blocks, START, END, header))
 
