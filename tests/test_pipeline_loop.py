@@ -85,6 +85,66 @@ def test_pipeline_closes_its_judge_client_and_keeps_one_loop(pool_dir, vlm):
     pipeline.close()   # idempotent
 
 
+CLIENT_TERM = '''
+"""A reward term of the user's own that holds an HTTP client of its own."""
+
+import asyncio
+
+import httpx
+
+from brushwork.score.terms import Term, Value
+
+
+class ServiceTerm(Term):
+    name = "service"
+    help = "weight of what a service of one's own says"
+
+    def __init__(self, setup):
+        self.client = self.loop = None
+
+    async def start(self):
+        self.client, self.loop = httpx.AsyncClient(), asyncio.get_running_loop()
+
+    async def __call__(self, canvas):
+        return Value(1.0)
+
+    async def aclose(self):
+        await self.client.aclose()
+'''
+
+
+def test_a_client_a_term_of_ones_own_holds_opens_and_closes_with_the_pipeline(pool_dir, tmp_path, monkeypatch):
+    """Not only the built-in judge's and aesthetic's clients: whatever a term holds is opened on
+    the pipeline's loop at start and closed with the pipeline."""
+    import inspect
+
+    from brushwork.score.pipeline import Pipeline
+
+    (tmp_path / "service_term.py").write_text(CLIENT_TERM)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "reward.yaml").write_text("weights: {gate: 0.5, length: 0.4, judge: 0, aesthetic: 0, "
+                                          "service_term:ServiceTerm: 0.1}\n")
+    pipeline = Pipeline(ScoringOptions(pool=pool_dir, reward_file=tmp_path / "reward.yaml", workers=1))
+    term = pipeline.scorer.terms["service"]
+    try:
+        assert term.client is not None and not term.client.is_closed
+        assert term.loop is pipeline.submit(_running_loop())          # the pipeline's own loop
+    finally:
+        pipeline.close()
+    assert term.client.is_closed
+    # the blocking methods are the async ones, waited for: one signature, one docstring
+    for blocking, method in ((Pipeline.run, Pipeline.arun), (Pipeline.run_many, Pipeline.arun_many),
+                             (Pipeline.gate, Pipeline.agate), (Pipeline.score, Pipeline.ascore)):
+        assert inspect.signature(blocking) == inspect.signature(method) and blocking.__doc__ == method.__doc__
+        assert not inspect.iscoroutinefunction(blocking) and blocking.__name__ == method.__name__[1:]
+
+
+async def _running_loop():
+    import asyncio
+
+    return asyncio.get_running_loop()
+
+
 def test_no_sketch_replies_never_start_a_browser_and_batch_in_order(pool_dir):
     from brushwork.score.pipeline import Pipeline
 

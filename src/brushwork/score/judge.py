@@ -215,6 +215,15 @@ class PairwiseJudge:
         self.attempts = attempts
         self._limit = asyncio.Semaphore(concurrency)
 
+    async def start(self) -> None:
+        """Open the backend's connection (a remote judge's) on the loop that will ask it."""
+        if hasattr(self.backend, "start"):
+            await self.backend.start()
+
+    async def aclose(self) -> None:
+        if hasattr(self.backend, "aclose"):
+            await self.backend.aclose()
+
     async def ask(self, first: bytes, second: bytes, subject: str = "",
                   order: Literal["candidate_first", "reference_first"] = "candidate_first") -> Verdict:
         """One ordered question, never cached: asked again while the answer is outside the

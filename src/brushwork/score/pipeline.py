@@ -2,17 +2,19 @@
 `ScoringOptions`. The environment, the trainer's reward, evaluation, the CLI and the demo all
 call it, and get the gate report, the render and the `ScoreCard` together (`Painting`).
 
-The pipeline owns one event loop, run on one background thread: the renderer, the judge's
-and the HPSv3 service's HTTP clients live on it (opened in `start`, closed in `close`). The
-async API (`arun`, `arun_many`, `agate`, `ascore`) runs on that loop; the sync one (`run`,
-`run_many`, `gate`, `score`, `submit`) submits to it and waits, from any thread, so calls from
-many threads still run concurrently up to the render backend's capacity. `run_many` is the
-one way to score a batch.
+The pipeline owns one event loop, run on one background thread, and every client that lives
+on it: the renderer, and each client the reward's terms hold (the judge's and the HPSv3
+service's, a term of one's own), opened in `start` and closed in `close`, with any it adopts
+(`own`). Its API is async (`arun`, `arun_many`, `agate`, `ascore`), one implementation; `run`,
+`run_many`, `gate` and `score` are the same methods blocking (`blocking`: submitted to the
+loop and waited for, from any thread, so calls from many threads still run concurrently up to
+the render backend's capacity). `run_many` is the one way to score a batch.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 
@@ -54,6 +56,16 @@ class Painting:
         return self.card.total if self.card is not None else None
 
 
+def blocking(method: Callable[..., Coroutine]) -> Callable:
+    """The blocking form of a pipeline's async method: the same signature and docs, its
+    coroutine run on the pipeline's loop (`Pipeline.submit`) and waited for."""
+    @functools.wraps(method)
+    def call(self: Pipeline, *args, **kwargs):
+        return self.submit(method(self, *args, **kwargs))
+    call.__name__ = call.__qualname__ = method.__name__.removeprefix("a")
+    return call
+
+
 class Pipeline:
     def __init__(self, options: ScoringOptions | None = None, backend: RenderBackend | None = None,
                  progress=None):
@@ -68,18 +80,18 @@ class Pipeline:
             self.reward = self.options.reward_config()
             self.pool = load_pool_with_progress(self.options.pool, progress, self.renderer, self.options.snapshot)
             self.scorer = Scorer(self.renderer.renderer, self.pool, self.options, reward=self.reward)
-            self._owned: list = []
+            self.clients: list = self.scorer.clients()   # opened in start, closed in close (and those owned)
             self.start()
         except BaseException:
             self.renderer.close()
             raise
 
     def start(self) -> None:
-        """Check the render backend's setup and open the judge's and the aesthetic service's
-        clients on the pipeline's loop. The browsers start when the first sketch reaches the
-        renderer (a reply with no sketch never starts one), or at `warm()`."""
+        """Check the render backend's setup and open every client of the reward's terms on the
+        pipeline's loop. The browsers start when the first sketch reaches the renderer (a reply
+        with no sketch never starts one), or at `warm()`."""
         self.renderer.renderer.preflight()
-        self.submit(self.scorer.start())
+        self.submit(_start_all(self.clients))
 
     def warm(self) -> None:
         """Start the render backend now (a server that wants its first reply fast)."""
@@ -90,12 +102,12 @@ class Pipeline:
         return self.renderer.run(coro, timeout)
 
     def own(self, client):
-        """Adopt a client built outside the pipeline (evaluation's judge): it opens on the
-        pipeline's loop now and closes with the pipeline. Returns it."""
-        backend = getattr(client, "backend", client)
-        if hasattr(backend, "start"):
-            self.submit(backend.start())
-        self._owned.append(backend)
+        """Adopt a client built outside the pipeline (evaluation's judge: anything with an async
+        `aclose`, and `start` when it opens ahead of its first call): it opens on the pipeline's
+        loop now and closes with the pipeline. Returns it."""
+        if client not in self.clients:
+            self.submit(_start_all([client]))
+            self.clients.append(client)
         return client
 
     async def arun(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
@@ -143,25 +155,10 @@ class Pipeline:
                                              preset=None if own else preset, domain=domain or "")
         return replace(painting, card=card)
 
-    def run(self, reply: str, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-            preset: str | None = None, render_all: bool = False, domain: str | None = None) -> Painting:
-        return self.submit(self.arun(reply, seed, group_seed, subject, preset, render_all, domain))
-
-    def run_many(self, replies: Sequence[str], seeds: int | Sequence[int] = 0,
-                 group_seeds: int | Sequence[int | None] | None = None,
-                 subjects: str | Sequence[str | None] | None = None, preset: str | None = None,
-                 on_done: Callable[[int, Painting], None] | None = None, render_all: bool = False,
-                 domains: str | Sequence[str | None] | None = None) -> list[Painting]:
-        """Score a batch concurrently (see `arun_many`); `on_done` runs on the pipeline's loop."""
-        return self.submit(self.arun_many(replies, seeds, group_seeds, subjects, preset, on_done, render_all,
-                                          domains))
-
-    def gate(self, reply: str, seed: int = 0, render_all: bool = False, prefetch: bool = False) -> Painting:
-        return self.submit(self.agate(reply, seed, render_all, prefetch))
-
-    def score(self, painting: Painting, seed: int = 0, group_seed: int | None = None, subject: str | None = None,
-              preset: str | None = None, domain: str | None = None) -> Painting:
-        return self.submit(self.ascore(painting, seed, group_seed, subject, preset, domain))
+    run = blocking(arun)
+    run_many = blocking(arun_many)   # `on_done` runs on the pipeline's loop
+    gate = blocking(agate)
+    score = blocking(ascore)
 
     def weights_for(self, preset: str | None) -> Weights | None:
         """A preset's weights, or None for the pipeline's own. A preset may only weigh terms this
@@ -181,14 +178,13 @@ class Pipeline:
         return self.renderer.status()
 
     def close(self) -> None:
-        """Close the clients (the scorer's and those adopted with `own`), then the renderer and
+        """Close every client (the terms' and those adopted with `own`), then the renderer and
         the loop. Idempotent."""
         if getattr(self, "_closed", False):
             return
         self._closed = True
         try:
-            clients = [*self.scorer.clients(), *(c for c in self._owned if c not in self.scorer.clients())]
-            self.submit(_aclose_all(clients), timeout=30)
+            self.submit(_aclose_all(self.clients), timeout=30)
         finally:
             self.renderer.close()
 
@@ -209,5 +205,9 @@ def _per_reply(value, n: int, name: str) -> list:
     return values
 
 
+async def _start_all(clients: list) -> None:
+    await asyncio.gather(*(c.start() for c in clients if hasattr(c, "start")))
+
+
 async def _aclose_all(clients: list) -> None:
-    await asyncio.gather(*(c.aclose() for c in clients if hasattr(c, "aclose")), return_exceptions=True)
+    await asyncio.gather(*(c.aclose() for c in clients), return_exceptions=True)

@@ -109,16 +109,11 @@ class Scorer:
                          timings=_timings(t0, render_s, seconds, remote_s, cached))
 
     def clients(self) -> list:
-        """The terms' backends that hold connections (judge, HPSv3): each has `aclose`, and
-        `start` when it opens its connection ahead of the first call."""
-        return [backend for backend in self.wiring.backends if hasattr(backend, "aclose")]
-
-    async def start(self) -> None:
-        """Open the backends' connections on the running event loop (the one that will use them)."""
-        await asyncio.gather(*(c.start() for c in self.clients() if hasattr(c, "start")))
-
-    async def aclose(self) -> None:
-        await asyncio.gather(*(c.aclose() for c in self.clients()), return_exceptions=True)
+        """Everything the terms hold that opens a connection: the backends the wiring built or was
+        given (judge, HPSv3: each has `aclose`, and `start` when it opens ahead of the first
+        call) and the terms themselves (a term of one's own opens its client in `Term.start`).
+        Whoever owns the scorer opens and closes them on the loop that uses them (`Pipeline`)."""
+        return [*self.terms.values(), *(b for b in self.wiring.backends if hasattr(b, "aclose"))]
 
     def _assess(self, png: bytes, domain: str = "") -> dict | None:
         """The taste model's support and uncertainty for the card (as a painting of the task's

@@ -105,6 +105,13 @@ class Term:
         """Optional: local work this term will need on `png`, started in a thread while the
         run-time gate reads the painting (a taste model's embedding). Must only fill caches."""
 
+    async def start(self) -> None:
+        """Optional: open a client this term holds of its own (the judge and aesthetic backends
+        `Setup` gives are opened by their owner), on the loop that will call the term."""
+
+    async def aclose(self) -> None:
+        """Optional: close what `start` opened."""
+
 
 class GateTerm(Term):
     name = "gate"
