@@ -76,8 +76,10 @@ def moe_config_only(tmp_path_factory):
 def _preflight(folder, monkeypatch, *overrides, processes=1, zero3=False):
     from brushwork.train.memory import preflight
 
+    # parsed as on a GPU (the file's gradient checkpointing); `use_cpu` so that TrainingArguments builds here
     args, grpo, model_args = parse(["--config", "qwen3.5-35b-a3b-judge-led", "--model_name_or_path", str(folder),
-                                    "--gradient_checkpointing", "true", *overrides], cpu=True)
+                                    "--use_cpu", "true", *overrides], cpu=False)
+    assert grpo.gradient_checkpointing
     if zero3:   # what `accelerate launch` with the ZeRO-3 config tells each process (DeepSpeed itself is not here)
         monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")
         monkeypatch.setenv("ACCELERATE_DEEPSPEED_ZERO_STAGE", "3")
@@ -99,6 +101,42 @@ def test_preflight_refuses_the_moe_on_one_80gb_gpu_before_loading_weights(moe_co
     assert sharded.shards == 8 and sharded.weights == pytest.approx(fits.weights / 8)
 
 
+H100_BYTES, H200_BYTES = 80 * 10 ** 9, 141 * 10 ** 9   # the datasheets' 80 GB and 141 GB (torch reports a bit more)
+
+
+def _as_launched(name: str, policy: Path, gpu_bytes: int, monkeypatch):
+    """A node plan's own train command as each of its training processes sees it: accelerate's
+    launcher reads the accelerate config the command names (its process count, ZeRO-3 or not) and
+    sets the variables it gives each process; the flags parse as on a GPU (the file's bf16 and
+    gradient checkpointing; `use_cpu` only so that TrainingArguments builds on this machine, which
+    the preflight does not read); the GPU reports `gpu_bytes`. `policy` (a config folder: no
+    download) stands in for the model the plan trains. Returns (args, grpo, model_args, processes)."""
+    import shlex
+
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_simple_launcher_cmd_env
+
+    from brushwork.env.node import load_plan
+    from brushwork.train import memory
+
+    plan = load_plan(name)
+    words = shlex.split(plan.train_command(accelerate_configs=str(ACCELERATE)))
+    launch, _, _ = _validate_launch_command(launch_command_parser().parse_args(words[words.index("launch") + 1:]))
+    assert launch.num_processes == len(plan.train_gpus), "the processes are the GPUs the plan trains on"
+    if launch.use_deepspeed:
+        launch.deepspeed_fields_from_accelerate_config = ""
+        _, env = prepare_deepspeed_cmd_env(launch)
+    else:
+        _, env = prepare_simple_launcher_cmd_env(launch)
+    flags = launch.training_script_args[launch.training_script_args.index("train") + 1:]
+    args, grpo, model_args = parse([*flags, "--model_name_or_path", str(policy), "--use_cpu", "true"], cpu=False)
+    for key, value in env.items():   # after the parse: under ZeRO-3 TrainingArguments wants DeepSpeed, not here
+        if key.startswith("ACCELERATE_"):
+            monkeypatch.setenv(key, value)
+    monkeypatch.setattr(memory, "gpu_memory_bytes", lambda local_rank=0: gpu_bytes)
+    return args, grpo, model_args, launch.num_processes
+
+
 @pytest.mark.slow
 def test_the_8xh100_plans_training_fits_an_h100_and_the_35b_in_its_place_does_not(moe_config_only, monkeypatch,
                                                                                     tmp_path):
@@ -106,32 +144,46 @@ def test_the_8xh100_plans_training_fits_an_h100_and_the_35b_in_its_place_does_no
     sees it on an H100: its policy (a dense Qwen3.5 config at least the 4B's size stands in: no
     download) fits; the recipe's 35B-A3B in its place is refused, since TRL merges the LoRA into a
     gathered copy of the whole model at each vLLM weight sync."""
-    import shlex
-
     from transformers import Qwen3_5Config
 
-    from brushwork.env.node import load_plan
-    from brushwork.train.memory import preflight
+    from brushwork.train.memory import preflight, sharded
 
-    plan = load_plan("8xh100")
-    words = shlex.split(plan.train_command(accelerate_configs="ACC"))
-    flags = words[words.index("train") + 1:]
-    assert "--use_vllm" in flags and "qwen3.5-4b" in flags
     dense = tmp_path / "dense"
     Qwen3_5Config(architectures=["Qwen3_5ForConditionalGeneration"]).save_pretrained(dense)
-    processes = len(plan.train_gpus)
-    for model, fits in ((dense, True), (moe_config_only, False)):
-        args, grpo, model_args = parse([*flags, "--model_name_or_path", str(model), "--gpu_memory_gib", "74.5"],
-                                       cpu=True)
-        monkeypatch.setenv("ACCELERATE_USE_DEEPSPEED", "true")       # as `accelerate launch` tells each process
-        monkeypatch.setenv("ACCELERATE_DEEPSPEED_ZERO_STAGE", "3")   # (DeepSpeed itself is not installed here)
-        if fits:
-            assert preflight(args, grpo, model_args, processes).shards == processes
-        else:
-            with pytest.raises(ConfigError, match="74.5 GiB"):
-                preflight(args, grpo, model_args, processes)
-        monkeypatch.delenv("ACCELERATE_USE_DEEPSPEED")
-        monkeypatch.delenv("ACCELERATE_DEEPSPEED_ZERO_STAGE")
+    args, grpo, model_args, processes = _as_launched("8xh100", dense, H100_BYTES, monkeypatch)
+    assert grpo.use_vllm and processes == 4 and sharded(grpo) and grpo.gradient_checkpointing
+    assert preflight(args, grpo, model_args, processes).shards == processes
+    monkeypatch.undo()
+    args, grpo, model_args, processes = _as_launched("8xh100", moe_config_only, H100_BYTES, monkeypatch)
+    with pytest.raises(ConfigError, match="74.5 GiB"):
+        preflight(args, grpo, model_args, processes)
+
+
+@pytest.mark.slow
+def test_the_1xh200_plans_training_fits_an_h200_beside_its_judge_and_hpsv3(moe_config_only, monkeypatch):
+    """The one-GPU plan's own train command (the recipe's 35B-A3B, one process, no ZeRO) through the
+    preflight as its process sees it on an H200; and what it needs fits in what the plan's judge
+    (vLLM's share of the GPU, read from the plan) and HPSv3 (7B in bf16, one pass: ~18 GiB, the
+    plan's figure) leave it on the same GPU."""
+    import re
+
+    from brushwork.env.node import load_plan
+    from brushwork.train.memory import GIB, preflight, sharded
+
+    args, grpo, model_args, processes = _as_launched("1xh200", moe_config_only, H200_BYTES, monkeypatch)
+    assert processes == 1 and not sharded(grpo) and not grpo.use_vllm and grpo.gradient_checkpointing
+    estimate = preflight(args, grpo, model_args, processes)
+    assert "35.11 B parameters in bfloat16" in estimate.describe() and estimate.shards == 1
+    judge_share = float(re.search(r"--gpu-memory-utilization ([0-9.]+)", load_plan("1xh200").command("judge"))[1])
+    left = H200_BYTES * (1 - judge_share) - 18 * GIB
+    assert estimate.total < left, f"{estimate.describe()}; the judge and HPSv3 leave {left / GIB:.1f} GiB"
+    # the same command without gradient checkpointing is refused in what they leave (its legal twin fits above)
+    monkeypatch.setattr("brushwork.train.memory.gpu_memory_bytes", lambda local_rank=0: int(left))
+    args, grpo, model_args = parse(["--config", "qwen3.5-35b-a3b-judge-led", "--model_name_or_path",
+                                    str(moe_config_only), "--use_cpu", "true", "--gradient_checkpointing", "false"],
+                                   cpu=False)
+    with pytest.raises(ConfigError, match="turn on gradient_checkpointing"):
+        preflight(args, grpo, model_args, 1)
 
 
 # --- two processes -----------------------------------------------------------------------------
