@@ -21,7 +21,10 @@ measured again:
 
 Writes its section of benchmarks/RESULTS.md.
 
-    .venv/bin/python benchmarks/taste_bounds.py [--second DIR] [--third DIR] [--repeats 3]
+    .venv/bin/python benchmarks/taste_bounds.py [--second DIR] [--third DIR] [--repeats 3] [--only "all bounds" ...]
+
+A row costs minutes of CPU (every fit makes the 72-candidate choice); `--only` runs the named rows alone
+and the section says which.
 """
 
 from __future__ import annotations
@@ -90,7 +93,7 @@ def attacks_margin(pool, paintings, bounds, cache) -> dict:
         "honest median": honest, "chosen": model.report["selection"]["chosen"]}
 
 
-def run(console: Console, second: Path, third: Path, repeats: int) -> dict:
+def run(console: Console, second: Path, third: Path, repeats: int, only: list[str] | None = None) -> dict:
     from brushwork.pool import example_pool_dir, load_pool
     from brushwork.score.taste.evaluate import rated
     from brushwork.score.taste.model import FeatureCache
@@ -103,6 +106,8 @@ def run(console: Console, second: Path, third: Path, repeats: int) -> dict:
         paintings = asyncio.run(_paintings())
     rows = {}
     for bounds in configurations():
+        if only and bounds.name not in only:
+            continue
         t0 = time.process_time()
         with console.status(f"{bounds.name}: held-out ratings and attacks"):
             rows[bounds.name] = {"held_out": held_out(pools, bounds, repeats),
@@ -137,9 +142,11 @@ def main() -> None:
     parser.add_argument("--second", type=Path, default=cache_root() / "second-pool")
     parser.add_argument("--third", type=Path, default=cache_root() / "third-pool")
     parser.add_argument("--repeats", type=int, default=3, help="shuffles of the nested CV's outer folds")
+    names = [b.name for b in configurations()]
+    parser.add_argument("--only", nargs="+", choices=names, metavar="ROW", help=f"rows to run: {', '.join(names)}")
     args = parser.parse_args()
     console = Console()
-    r = run(console, args.second, args.third, args.repeats)
+    r = run(console, args.second, args.third, args.repeats, args.only)
     out = blocks(r)
     print_tables(console, out)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -148,7 +155,8 @@ def main() -> None:
     header = (f"## Taste bounds: cost on held-out ratings vs what they buy (`benchmarks/taste_bounds.py`), "
               f"run of {when}\n\nTaste model v{VERSION}, features auto (inner CV), nested 5-fold CV x "
               f"{r['repeats']} and leave-one-domain-out (pooled); pools: {pools}. Attacks: seeds 0-11 of "
-              "wash, flat and blob, one painting each, no search.")
+              "wash, flat and blob, one painting each, no search." +
+              (f" Rows run: {', '.join(args.only)} (`--only`); the others were not rerun." if args.only else ""))
     replace_section(START, END, markdown(out, START, END, header))
 
 

@@ -29,12 +29,15 @@ import numpy as np
 
 from brushwork.pool.choice import Choice
 from brushwork.pool.store import PoolStore
-from brushwork.score.taste.head import Procedure, _fit_head, _Head
+from brushwork.score.taste.head import Bounds, Procedure, _fit_head, _Head
 from brushwork.score.taste.model import FeatureCache
 
 log = logging.getLogger(__name__)
 
 PROCEDURE = Procedure("classical", 0, 100.0)
+# The local-agreement cap guards a reward against shapes paid above their neighbours; here it would only
+# flatten the utilities whose ordering the chooser reads.
+BOUNDS = Bounds(agreement=False)
 SCALES = np.geomspace(0.25, 8.0, 16)     # ordinal slopes tried on the head's utility
 NEIGHBOURS = 6                          # pair mode: partners looked at on each side in utility order
 
@@ -101,7 +104,7 @@ def fit_taste(c: np.ndarray, tiers_of: list[str], order: tuple[str, ...],
     rated = [t for t in order if t in tiers_of]
     if len(rated) < 2 and not prefs:
         return None
-    head = _fit_head(PROCEDURE, c, None, tiers_of, order, list(prefs))
+    head = _fit_head(PROCEDURE, c, None, tiers_of, order, list(prefs), bounds=BOUNDS)
     u = head.utilities(c, None)
     idx = [i for i, t in enumerate(tiers_of) if t in rated]
     centre = float(np.mean(u[idx])) if idx else float(np.mean(u))
