@@ -202,8 +202,8 @@ def test_shared_pipeline_is_keyed_by_value(pool_dir, monkeypatch):
     try:
         assert a is b and a is not c and len(rewards._SHARED) == 2
     finally:
-        a.close()
-        c.close()
+        rewards.close_shared()              # the end of a run closes every one
+    assert a._closed and c._closed and not rewards._SHARED
 
 
 def test_a_missing_browser_fails_at_start_though_browsers_start_lazily(pool_dir, monkeypatch):

@@ -61,6 +61,16 @@ def shared_pipeline(options: ScoringOptions | None = None) -> Pipeline:
         return _SHARED[key]
 
 
+def close_shared() -> None:
+    """Close every shared pipeline of this process (the end of a run): their clients, browsers
+    and loops. A later `shared_pipeline` builds a new one."""
+    with _SHARED_LOCK:
+        pipelines = list(_SHARED.values())
+        _SHARED.clear()
+    for pipeline in pipelines:
+        pipeline.close()
+
+
 def completion_text(completion) -> str:
     """A completion as text: chat completions are lists of messages (the assistant's last)."""
     if isinstance(completion, list):

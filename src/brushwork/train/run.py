@@ -160,7 +160,7 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None, on_plan=No
     from brushwork.train.launch import NodeScorer, layout, node_scorer_url, plan_rollouts
     from brushwork.train.memory import preflight, sharded
     from brushwork.train.policy import load_policy, lora_config, process_device_map
-    from brushwork.train.rewards import shared_pipeline
+    from brushwork.train.rewards import close_shared, shared_pipeline
     from brushwork.train.tiny import TinySpec, build_tiny
     from brushwork.train.tracking import BestPaintingLog
 
@@ -239,6 +239,7 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None, on_plan=No
         for reward in rewards:
             if callable(getattr(reward, "close", None)):
                 reward.close()
+        close_shared()
         if scorer is not None:
             scorer.close()
     return TrainResult(out, model_args.model_name_or_path, trainer.state.global_step, time.perf_counter() - t0,
