@@ -147,6 +147,19 @@ def test_every_scoring_key_is_a_training_config_key(tmp_path):
     assert args.mix == (("love", 3),) and args.render_config().size == 512
 
 
+def test_without_a_gpu_checkpointing_is_off_unless_the_command_line_asks(tmp_path):
+    pytest.importorskip("trl")
+    from brushwork.train.config import parse
+
+    cfg = tmp_path / "gpu.yaml"
+    cfg.write_text("tiny: true\ngradient_checkpointing: true\n")   # a GPU plan's file, run on a CPU
+    _, grpo, _ = parse(["--config", str(cfg)], cpu=True)
+    assert (grpo.gradient_checkpointing, grpo.activation_checkpointing) == (False, False)
+    for name in ("--gradient_checkpointing", "--activation_checkpointing"):
+        _, grpo, _ = parse(["--config", str(cfg), name, "true"], cpu=True)
+        assert (grpo.gradient_checkpointing, grpo.activation_checkpointing) == (True, True), name
+
+
 def test_flags_beat_the_environment_which_beats_the_file(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("workers: 1\npreset: hps-led\nmax_sessions: 3\n")

@@ -128,14 +128,16 @@ def compact_help() -> str:
         "",
         "Precedence: these defaults < the YAML file < BRUSHWORK_<KEY> variables (brushwork's keys only) < the "
         "command line; a key that is neither brushwork's nor TRL's is refused. Without a GPU, "
-        + ", ".join(f"{k}={v}" for k, v in CPU_OVERRIDES.items()) + ".",
+        + ", ".join(f"{k}={v}" for k, v in CPU_OVERRIDES.items() if v is not None) + " over the file.",
     ]
     return "\n".join(lines)
 
 
-# Without a GPU these must be off whatever a file says: bf16 needs one, and gradient
-# checkpointing makes a CPU step ~3x slower for no memory that matters.
-CPU_OVERRIDES = {"bf16": False, "gradient_checkpointing": False, "activation_checkpointing": False, "use_cpu": True}
+# Without a GPU these are off whatever a file says (a flag on the command line still wins): bf16
+# needs one, and gradient checkpointing makes a CPU step ~3x slower for no memory that matters.
+# transformers reads `gradient_checkpointing` only while its new name `activation_checkpointing`
+# is unset, so that one is unset here, not False: a False would beat `--gradient_checkpointing true`.
+CPU_OVERRIDES = {"bf16": False, "gradient_checkpointing": False, "activation_checkpointing": None, "use_cpu": True}
 
 
 def trl_parser(cpu: bool | None = None, defaults: dict | None = None):
