@@ -228,7 +228,8 @@ def paired_blocks(series: dict[tuple[str, int], list[dict]], steps: int) -> list
             spec = "+.1%" if spec == ".1%" else "+.3f"
             rows.append([label, title, ", ".join(format(d, spec) for d in diffs), _fmt(mean, spec),
                          "–" if half is None else f"[{format(mean - half, spec)}, {format(mean + half, spec)}]"])
-    return [(f"With the term minus without, paired by seed ({len(seeds)} seeds)",
+    return [(f"With the term minus without, paired by seed ({len(seeds)} seed{'s' * (len(seeds) > 1)}; over steps "
+              f"with 2 or more passed for the diversity measures)",
              ["steps", "measure", "per seed", "mean", "95 % interval"], rows)]
 
 
