@@ -165,9 +165,18 @@ def main() -> None:
 
     out, steps = args.cache / "run", 1 + 4 * args.blocks
     loads, t0, early, batch = [os.getloadavg()[0]], time.perf_counter(), {}, None
+    kept = out / "phases.json"                     # what the run counted, kept beside its metrics
     if not args.summarise:
         early, batch = run(args, out, steps)
-    wall, loads = time.perf_counter() - t0, [*loads, os.getloadavg()[0]]
+        wall, loads = time.perf_counter() - t0, [*loads, os.getloadavg()[0]]
+        kept.write_text(json.dumps({"early": early, "batch": batch, "phases": PHASES, "wall": wall, "loads": loads}))
+    elif kept.exists():
+        data = json.loads(kept.read_text())
+        early, batch, wall, loads = ({int(k): v for k, v in data["early"].items()}, data["batch"], data["wall"],
+                                     data["loads"])
+        PHASES.update({int(k): v for k, v in data["phases"].items()})
+    else:
+        wall, loads = 0.0, [*loads, os.getloadavg()[0]]
     measured = step_times(out)[1:]                             # the first step starts the browsers
     times = {arm: [t for step, t in measured if ARMS[(step - 1) % 4] is arm] for arm in (False, True)}
     runs = [(step, ARMS[(step - 1) % 4], t) for step, t in measured]
