@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import signal
+import time
 
 import pytest
 
@@ -171,14 +172,18 @@ def gpu_process(group: int) -> tuple[int, int] | None:
 async def kill_gpu_in(worker, pages: set[int], painted_s: float = 0.4) -> list[int]:
     """SIGKILL the GPU process during each of the worker's page loads numbered `pages`, once it
     has spent `painted_s` CPU-s on that page: mid-replay (the page's main thread is busy
-    replaying then, so it cannot be asked), whatever the machine's load. A 40-stroke
+    replaying then, so it cannot be asked), whatever the machine's load (a retry's fresh browser
+    may not have started its GPU process when the page begins: it is waited for). A 40-stroke
     painting costs the GPU process about 1 CPU-s, the page load and canvas 0.2."""
     killed = []
     for page in sorted(pages):
         while worker.renders < page:
             await asyncio.sleep(0.01)
-        group = worker.proc.pid
-        pid, start = gpu_process(group) or (None, 0)
+        group, deadline = worker.proc.pid, time.monotonic() + 30
+        # a browser started for a retry spawns its GPU process while the page loads: wait for it
+        while (found := gpu_process(group)) is None and worker.renders == page and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        pid, start = found or (None, 0)
         while pid is not None and (now := gpu_process(group)) is not None and now[0] == pid \
                 and now[1] - start < painted_s * os.sysconf("SC_CLK_TCK"):
             await asyncio.sleep(0.01)
