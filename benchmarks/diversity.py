@@ -1,15 +1,16 @@
 """Does the diversity term keep a group diverse, and does offline adherence read the colour painted?
 
-- train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) twice per
-  GRPO seed, with the recipe's judge-led preset and with recipe-diverse (diversity 0.10 and
-  adherence 0.05 taken from judge and aesthetic), all from the same warmed-up weights, with
-  `--train-args` forwarded to `brushwork train` (a regime where a group can collapse: a higher
-  learning rate, a lower temperature). From each run's film, per step: within-group diversity
+- train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) per GRPO
+  seed with the recipe's judge-led preset and with recipe-diverse at each `--diversity-weight`
+  (the preset's 0.10 by default; adherence 0.05; judge and aesthetic give up the rest in their
+  2:1 proportion; a reward YAML through `--reward_file`), all from the same warmed-up weights,
+  with `--train-args` forwarded to `brushwork train` (a regime where a group can collapse: a
+  higher learning rate, a lower temperature). From each run's film, per step: within-group diversity
   (mean pairwise distance of the passed paintings, `score.diversity`, and the number of
   distinct compositions), the reward each run was paid, the judge-led total recomputed from the
   card's terms (the recipe's reward, comparable across runs), the gate pass rate, and how much
   of the GRPO advantage the term moved (`signal`); with minus without paired by seed with a 95 %
-  interval; a PNG of them per step beside this section (benchmarks/diversity.png).
+  interval, per weight; a PNG of them per step beside this section (benchmarks/diversity.png).
 - noise: the diversity measure on the attacks of tests/test_diversity.py (coordinates, colours,
   stroke order, tiny strokes, all at once) and on honest layouts of the same subject, for the
   procedural yellow hibiscus and pink lotus.
@@ -18,7 +19,7 @@
   colour family < 0.5 (colours of one family, such as peach and coral, are not scored).
 
     .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1 2]
-        [--train-args="--learning_rate 3e-3 --temperature 0.8 --warmup_steps 2"]
+        [--diversity-weight 0.1 0.3] [--train-args="--learning_rate 3e-3 --temperature 0.8 --warmup_steps 2"]
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from rich.console import Console
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 START, END = "<!-- diversity:start -->", "<!-- diversity:end -->"
-RUNS = {"judge-led": "without the term (judge-led)", "recipe-diverse": "with the term (recipe-diverse)"}
+WITHOUT, WITH = "judge-led", "recipe-diverse"
+DIVERSITY = "brushwork.score.diversity:DiversityTerm"
+Arm = float | None    # a run's diversity weight; None: without the term (judge-led)
 JUDGE_LED = {"gate": 0.05, "length": 0.05, "judge": 0.60, "aesthetic": 0.30}
 FAMILIES = {"yellow": "yellow", "white": "white", "peach": "warm", "coral": "warm", "red": "warm",
             "magenta": "pink", "pink": "pink", "lilac": "purple"}
@@ -46,30 +49,69 @@ PAINTED = {"yellow": "yellow hibiscus", "white": "white hibiscus with a red eye"
 SEEDS = (11, 12, 13)
 
 
-def train(out: Path, steps: int, seeds: list[int], extra: list[str]) -> dict[tuple[str, int], Path]:
-    """Both runs per GRPO seed, all from the same warmed-up weights (the tiny model's supervised
-    warm-up, paid once in `out/warm`), `extra` forwarded to `brushwork train` (the regime: a
-    learning rate, a temperature); (run name, seed) -> its film folder. A run whose film already
-    reaches `steps` is kept; the two runs of a seed train side by side (one core each)."""
+def train(out: Path, steps: int, seeds: list[int], extra: list[str],
+          weights: list[float]) -> dict[tuple[Arm, int], Path]:
+    """The run without the term and one with it at each of `weights` per GRPO seed, all from the
+    same warmed-up weights (the tiny model's supervised warm-up, paid once in `out/warm`),
+    `extra` forwarded to `brushwork train` (the regime: a learning rate, a temperature);
+    (arm, seed) -> its film folder. A run whose film already reaches `steps` is kept; the runs
+    still to train go two side by side (one core each)."""
     warm = out / "warm"
     if not (warm / "base" / "config.json").is_file():
         if _train(warm, ["--max_steps", "1", "--film", "false"]).wait() != 0:
             raise SystemExit("the warm-up run failed: see its output above")
-    films = {}
+    films, pending = {}, []
     for seed in seeds:
-        running = []
-        for preset in RUNS:
-            folder = out / "-".join([preset, str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
+        for arm in (None, *weights):
+            folder = out / "-".join([arm_name(arm), str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
             if _last_step(folder / "film") < steps:
-                shutil.rmtree(folder, ignore_errors=True)
-                running.append(_train(folder, ["--max_steps", str(steps), "--preset", preset, "--tiny", "false",
-                                               "--seed", str(seed), "--model_name_or_path", str(warm / "base"),
-                                               "--sft_samples", "0", *extra]))
-            films[preset, seed] = folder / "film"
+                reward = ["--preset", WITHOUT] if arm is None else ["--reward_file", str(reward_file(out, arm))]
+                pending.append((folder, [*reward, "--seed", str(seed)]))
+            films[arm, seed] = folder / "film"
+    for first in range(0, len(pending), 2):
+        running = []
+        for folder, args in pending[first:first + 2]:
+            shutil.rmtree(folder, ignore_errors=True)
+            running.append(_train(folder, ["--max_steps", str(steps), *args, "--tiny", "false",
+                                           "--model_name_or_path", str(warm / "base"), "--sft_samples", "0", *extra]))
         for process in running:
             if process.wait() != 0:
                 raise SystemExit(f"brushwork train failed (exit {process.returncode}): {' '.join(process.args)}")
     return films
+
+
+def arm_weights(weight: float) -> dict[str, float]:
+    """recipe-diverse with the diversity term at `weight`: the judge and aesthetic give up (or
+    take back) the difference in their own 2:1 proportion, every other term as the preset has
+    it, so the preset's own weight gives the preset."""
+    from brushwork.score.reward import PRESET_WEIGHTS
+
+    weights = dict(PRESET_WEIGHTS[WITH])
+    shared = weights["judge"] + weights["aesthetic"]
+    scale = (shared - weight + weights[DIVERSITY]) / shared
+    if not (weight > 0 and scale > 0):
+        raise SystemExit(f"--diversity-weight {weight:g}: give a weight above 0 and below "
+                         f"{shared + weights[DIVERSITY]:g} (what the judge and aesthetic can give up)")
+    return weights | {"judge": round(weights["judge"] * scale, 4), "aesthetic": round(weights["aesthetic"] * scale, 4),
+                      DIVERSITY: weight}
+
+
+def reward_file(out: Path, weight: float) -> Path:
+    """The reward YAML (`brushwork train --reward_file`) of the run with the term at `weight`."""
+    import yaml
+
+    from brushwork.score.reward import RewardConfig
+
+    path = out / f"reward-{arm_name(weight)}.yaml"
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump({"weights": arm_weights(weight)}, sort_keys=False))
+    RewardConfig.from_yaml(path)      # refused here, with its reason, rather than in a training run
+    return path
+
+
+def arm_name(arm: Arm) -> str:
+    """An arm's runs' folder name: the weight is in it, so runs at two weights never mix."""
+    return WITHOUT if arm is None else f"{WITH}-diversity={arm:g}"
 
 
 def regime_tag(extra: list[str]) -> str:
@@ -161,20 +203,21 @@ SIGNAL = (("moved", "share of the advantage the term moved", ".1%"),
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 
 
-def plot(series: dict[tuple[str, int], list[dict]], path: Path) -> None:
+def plot(series: dict[tuple[Arm, int], list[dict]], path: Path) -> None:
     from matplotlib.figure import Figure
 
     panels = (*METRICS, SIGNAL[0])
+    arms = arms_seen(series)
     fig = Figure(figsize=(3 * len(panels), 3))
     for k, (key, title, _) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), k + 1)
-        for (preset, seed), rows in series.items():
+        for (arm, seed), rows in series.items():
             points = [(r["step"], r[key]) for r in rows if r[key] is not None]
             if points:
                 ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=2, linewidth=1,
-                        color="tab:blue" if preset == "judge-led" else "tab:orange",
+                        color=("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")[arms.index(arm) % 5],
                         linestyle=("-", "--", ":", "-.")[seeds_seen(series).index(seed) % 4],
-                        label=_label(preset, seed))
+                        label=_label(arm, seed))
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
     fig.axes[0].legend(fontsize=6)
@@ -186,51 +229,65 @@ def seeds_seen(series) -> list[int]:
     return sorted({seed for _, seed in series})
 
 
-def _label(preset: str, seed: int | None) -> str:
-    return RUNS[preset] + ("" if seed is None else f", seed {seed}")
+def arms_seen(series) -> list[Arm]:
+    """Without the term first, then the weights from the smallest."""
+    return sorted({arm for arm, _ in series}, key=lambda arm: -1.0 if arm is None else arm)
+
+
+def _label(arm: Arm, seed: int | None = None) -> str:
+    if arm is None:
+        label = f"without the term ({WITHOUT})"
+    else:
+        weights = arm_weights(arm)
+        label = f"with the term at {arm:.2f} ({WITH}, judge {weights['judge']:g}, aesthetic {weights['aesthetic']:g})"
+    return label + ("" if seed is None else f", seed {seed}")
+
+
+def _short(arm: Arm) -> str:
+    return "without" if arm is None else f"with {arm:.2f}"
 
 
 def _over(rows: list[dict], key: str, first: int = 0) -> float | None:
     return _mean(r[key] for r in rows if r[key] is not None and r["step"] > first)
 
 
-def train_blocks(series: dict[tuple[str, int], list[dict]], steps: int) -> list:
-    seeds = seeds_seen(series)
-    headers = ["step", *(f"{title}: {arm}" for _, title, _ in METRICS for arm in ("without", "with")),
-               *(title for _, title, _ in SIGNAL)]
-    def at(step: int, preset: str, key: str, spec: str) -> str:
-        values = [r[key] for seed in seeds for r in series[preset, seed] if r["step"] == step and r[key] is not None]
+def train_blocks(series: dict[tuple[Arm, int], list[dict]], steps: int) -> list:
+    seeds, arms = seeds_seen(series), arms_seen(series)
+    weighed = [arm for arm in arms if arm is not None]
+    headers = ["step", *(f"{title}: {_short(arm)}" for _, title, _ in METRICS for arm in arms),
+               *(f"{title}: {_short(arm)}" for _, title, _ in SIGNAL for arm in weighed)]
+
+    def at(step: int, arm: Arm, key: str, spec: str) -> str:
+        values = [r[key] for seed in seeds for r in series[arm, seed] if r["step"] == step and r[key] is not None]
         return _fmt(_mean(values), spec)
 
-    rows = [[str(step), *(at(step, preset, key, spec) for key, _, spec in METRICS for preset in RUNS),
-             *(at(step, "recipe-diverse", key, spec) for key, _, spec in SIGNAL)] for step in range(1, steps + 1)]
-    per_seed = [[_label(preset, seed), *(_fmt(_over(series[preset, seed], key), spec) for key, _, spec in METRICS),
-                 *(_fmt(_over(series[preset, seed], key), spec) if preset == "recipe-diverse" else "–"
-                   for key, _, spec in SIGNAL)]
-                for seed in seeds for preset in RUNS]
+    rows = [[str(step), *(at(step, arm, key, spec) for key, _, spec in METRICS for arm in arms),
+             *(at(step, arm, key, spec) for key, _, spec in SIGNAL for arm in weighed)] for step in range(1, steps + 1)]
+    per_seed = [[_label(arm, seed), *(_fmt(_over(series[arm, seed], key), spec) for key, _, spec in METRICS),
+                 *(_fmt(_over(series[arm, seed], key), spec) if arm is not None else "–" for key, _, spec in SIGNAL)]
+                for seed in seeds for arm in arms]
     return [(f"Tiny CPU run, per step (mean over seeds {', '.join(map(str, seeds))})", headers, rows),
             ("Each run over all its steps", ["run", *(t for _, t, _ in METRICS), *(t for _, t, _ in SIGNAL)], per_seed),
-            *paired_blocks(series, steps)]
+            *(paired_block(series, steps, arm) for arm in weighed)]
 
 
-def paired_blocks(series: dict[tuple[str, int], list[dict]], steps: int) -> list:
-    """With minus without, paired by seed, each seed's difference of its two runs' means over
-    the run (all steps: the figure the issue asks for; the last third: where a collapse would
-    show), with a 95 % t interval over seeds."""
+def paired_block(series: dict[tuple[Arm, int], list[dict]], steps: int, arm: float) -> tuple:
+    """With the term at `arm` minus without, paired by seed, each seed's difference of its two
+    runs' means over the run (all steps: the figure the issue asks for; the last third: where a
+    collapse would show), with a 95 % t interval over seeds."""
     seeds = seeds_seen(series)
     rows = []
     for label, first in (("all steps", 0), (f"steps {steps - steps // 3 + 1}-{steps}", steps - steps // 3)):
         for key, title, spec in METRICS:
-            diffs = [_over(series["recipe-diverse", s], key, first) - _over(series["judge-led", s], key, first)
-                     for s in seeds if None not in (_over(series["recipe-diverse", s], key, first),
-                                                    _over(series["judge-led", s], key, first))]
+            pairs = [(_over(series[arm, s], key, first), _over(series[None, s], key, first)) for s in seeds]
+            diffs = [w - wo for w, wo in pairs if None not in (w, wo)]
             mean, half = _interval(diffs)
             spec = "+.1%" if spec == ".1%" else "+.3f"
             rows.append([label, title, ", ".join(format(d, spec) for d in diffs), _fmt(mean, spec),
                          "–" if half is None else f"[{format(mean - half, spec)}, {format(mean + half, spec)}]"])
-    return [(f"With the term minus without, paired by seed ({len(seeds)} seed{'s' * (len(seeds) > 1)}; over steps "
-              f"with 2 or more passed for the diversity measures)",
-             ["steps", "measure", "per seed", "mean", "95 % interval"], rows)]
+    return (f"With the term at {arm:.2f} minus without, paired by seed ({len(seeds)} seed{'s' * (len(seeds) > 1)}; "
+            f"over steps with 2 or more passed for the diversity measures)",
+            ["steps", "measure", "per seed", "mean", "95 % interval"], rows)
 
 
 def _interval(values: list[float]) -> tuple[float | None, float | None]:
@@ -315,13 +372,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="GRPO seeds, a pair of runs each")
     parser.add_argument("--train-args", default="", help="forwarded to `brushwork train` (pairs: "
                         "'--learning_rate 2e-3 --temperature 0.8'), stated in the header")
+    parser.add_argument("--diversity-weight", type=float, nargs="+", default=[0.1],
+                        help="the runs with the term, one per weight (recipe-diverse's judge and aesthetic give up "
+                        "the difference 2:1; 0.1 is the preset)")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
     args = parser.parse_args()
     parts = set(args.part or ["all"])
     parts = {"train", "noise", "adherence"} if "all" in parts else parts
     blocks = []
     if "train" in parts:
-        films = train(args.out, args.steps, args.seeds, args.train_args.split())
+        films = train(args.out, args.steps, args.seeds, args.train_args.split(), args.diversity_weight)
         series = {key: per_step(film) for key, film in films.items()}
         plot(series, HERE / "diversity.png")
         blocks += train_blocks(series, args.steps)
@@ -331,7 +391,8 @@ def main() -> None:
         blocks += adherence_blocks(args.out)
     print_tables(Console(), blocks)
     command = " ".join(f"--part {p}" for p in sorted(parts))
-    regime = f' --train-args="{args.train_args}"' if args.train_args else ""
+    regime = f" --diversity-weight {' '.join(f'{w:g}' for w in args.diversity_weight)}" if "train" in parts else ""
+    regime += f' --train-args="{args.train_args}"' if args.train_args else ""
     header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps} "
               f"--seeds {' '.join(map(str, args.seeds))}{regime}`, {datetime.date.today()}"
               + ("; per-step figures plotted in benchmarks/diversity.png." if "train" in parts else "."))
