@@ -40,7 +40,6 @@ START, END = "<!-- diversity:start -->", "<!-- diversity:end -->"
 WITHOUT, WITH = "judge-led", "recipe-diverse"
 DIVERSITY = "brushwork.score.diversity:DiversityTerm"
 Arm = float | None    # a run's diversity weight; None: without the term (judge-led)
-JUDGE_LED = {"gate": 0.05, "length": 0.05, "judge": 0.60, "aesthetic": 0.30}
 FAMILIES = {"yellow": "yellow", "white": "white", "peach": "warm", "coral": "warm", "red": "warm",
             "magenta": "pink", "pink": "pink", "lilac": "purple"}
 PAINTED = {"yellow": "yellow hibiscus", "white": "white hibiscus with a red eye", "peach": "peach hibiscus",
@@ -136,6 +135,7 @@ def _last_step(film: Path) -> int:
 
 def per_step(film: Path) -> list[dict]:
     from brushwork.score.diversity import compositions, pairwise
+    from brushwork.score.reward import PRESET_WEIGHTS
     from brushwork.train.film import read_film
 
     frames = [f for f in read_film(film) if f.final]
@@ -150,7 +150,7 @@ def per_step(film: Path) -> list[dict]:
         spreads = [d for pngs in passed if len(pngs) > 1 for d in pairwise(pngs)]
         kinds = [compositions(pngs) for pngs in passed if len(pngs) > 1]
         paid = [f.card.total for f in these if f.card.total is not None]
-        recipe = [sum(w * (f.terms.get(t) or 0.0) for t, w in JUDGE_LED.items()) if f.passed else 0.0
+        recipe = [sum(w * (f.terms.get(t) or 0.0) for t, w in PRESET_WEIGHTS[WITHOUT].items()) if f.passed else 0.0
                   for f in these if f.card.total is not None]
         moved = [signal(group) for group in groups.values()]
         moved = [m for m in moved if m is not None]
