@@ -24,7 +24,7 @@ Writes its section of benchmarks/RESULTS.md.
     .venv/bin/python benchmarks/taste_bounds.py [--second DIR] [--third DIR] [--repeats 3] [--only "all bounds" ...]
 
 A row costs minutes of CPU (every fit makes the 72-candidate choice); `--only` runs the named rows alone
-and the section says which.
+and merges them into the section by row (a row's `run` column says when, under which model version).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from results import markdown, print_tables, replace_section
+from results import RESULTS, markdown, print_tables, replace_section
 from rich.console import Console
 
 HERE = Path(__file__).resolve().parent
@@ -116,7 +116,8 @@ def run(console: Console, second: Path, third: Path, repeats: int, only: list[st
     return {"rows": rows, "pools": {n: d.counts() for n, d in pools.items()}, "repeats": repeats}
 
 
-def blocks(r: dict) -> list:
+def blocks(r: dict, stamp: str) -> list:
+    """The two tables, a row per configuration run, each row stamped with its run (`stamp`)."""
     rows = r["rows"]
     keys = sorted(next(iter(rows.values()))["held_out"])
     cost = []
@@ -124,14 +125,46 @@ def blocks(r: dict) -> list:
         acc = row["held_out"]
         mean = statistics.mean(v for k in keys for v in acc[k].values())
         cost.append([name, *(" / ".join(f"{acc[k].get(p, float('nan')):.3f}" for p in PAIRS) for k in keys),
-                     f"{mean:.3f}"])
+                     f"{mean:.3f}", stamp])
     families = [k for k in next(iter(rows.values()))["attacks"] if k not in ("honest median", "chosen")]
     buys = [[name, *(f"{row['attacks'][f]:+.3f}" for f in families), f"{row['attacks']['honest median']:.3f}",
-             row["attacks"]["chosen"]] for name, row in rows.items()]
+             row["attacks"]["chosen"], stamp] for name, row in rows.items()]
     return [("Held-out pairwise accuracy (love>okay / love>nope / okay>nope)",
-             ["bounds", *(f"{p} {m}" for p, m in keys), "mean"], cost),
+             ["bounds", *(f"{p} {m}" for p, m in keys), "mean", "run"], cost),
             ("Best attack aesthetic minus the median honest example's (model fit on the bundled pool)",
-             ["bounds", *families, "honest median", "chosen on the bundled pool"], buys)]
+             ["bounds", *families, "honest median", "chosen on the bundled pool", "run"], buys)]
+
+
+def _tables(section: str) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """title -> (headers, rows) of the markdown tables in a section `markdown` wrote."""
+    tables, title = {}, None
+    for line in section.splitlines():
+        if line.startswith("### "):
+            title = line[4:].strip()
+        elif title and line.startswith("|") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            if title not in tables:
+                tables[title] = (cells, [])
+            else:
+                tables[title][1].append(cells)
+    return tables
+
+
+def merged(new: list, section: str) -> list:
+    """`new`'s rows, and the section's other rows (by their first cell, the configuration) where
+    its table has the same columns: a partial rerun (`--only`) replaces its rows and keeps the
+    rest, each with its own run stamp. Rows in configuration order."""
+    order = [b.name for b in configurations()]
+    old = _tables(section)
+    out = []
+    for title, headers, rows in new:
+        ours = {row[0]: row for row in rows}
+        before_headers, before = old.get(title, (None, []))
+        kept = {row[0]: row for row in before if before_headers == headers and row[0] not in ours}
+        every = kept | ours
+        out.append((title, headers, [every[k] for k in sorted(every, key=lambda k: order.index(k)
+                                                                 if k in order else len(order))]))
+    return out
 
 
 def main() -> None:
@@ -147,16 +180,20 @@ def main() -> None:
     args = parser.parse_args()
     console = Console()
     r = run(console, args.second, args.third, args.repeats, args.only)
-    out = blocks(r)
-    print_tables(console, out)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = blocks(r, f"{when}, v{VERSION}, x{args.repeats}")
+    print_tables(console, out)
+    if args.only:
+        text = RESULTS.read_text() if RESULTS.exists() else ""
+        out = merged(out, text.split(START, 1)[1].split(END, 1)[0] if START in text and END in text else "")
     pools = "; ".join(f"{n} {c['paintings']} ({', '.join(f'{k} {v}' for k, v in c['tiers'].items())})"
                       for n, c in r["pools"].items())
     header = (f"## Taste bounds: cost on held-out ratings vs what they buy (`benchmarks/taste_bounds.py`), "
               f"run of {when}\n\nTaste model v{VERSION}, features auto (inner CV), nested 5-fold CV x "
               f"{r['repeats']} and leave-one-domain-out (pooled); pools: {pools}. Attacks: seeds 0-11 of "
               "wash, flat and blob, one painting each, no search." +
-              (f" Rows run: {', '.join(args.only)} (`--only`); the others were not rerun." if args.only else ""))
+              (f" Rows run: {', '.join(args.only)} (`--only`); the others are the section's earlier rows, each "
+               "with its own run (model version, outer repeats)." if args.only else ""))
     replace_section(START, END, markdown(out, START, END, header))
 
 
