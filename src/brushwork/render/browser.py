@@ -94,9 +94,19 @@ def chromium_version(binary: str) -> str:
     return out.strip() or "unknown"
 
 
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, CAP_SYS_NICE = 1, 24, 23
+
+
 def _die_with_parent() -> None:  # runs in the child between fork and exec
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
     with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # Run as root, Chromium raises its browser and GPU main threads to nice -8, above the trainer or
+    # server that started it: the GPU process's thread (where SwiftShader paints) then takes a core
+    # from generation or the event loop whenever both want one. Without CAP_SYS_NICE (dropped from
+    # the bounding set, so root's exec does not regain it) it stays at its parent's priority.
+    with contextlib.suppress(Exception):
+        libc.prctl(PR_CAPBSET_DROP, CAP_SYS_NICE, 0, 0, 0)
 
 
 @dataclass
