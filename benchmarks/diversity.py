@@ -11,6 +11,9 @@
   card's terms (the recipe's reward, comparable across runs), the gate pass rate, and how much
   of the GRPO advantage the term moved (`signal`); with minus without paired by seed with a 95 %
   interval, per weight; a PNG of them per step beside this section (benchmarks/diversity.png).
+  Runs are kept per `--out` folder, one folder per scorer: the taste model that pays the judge
+  and aesthetic changes between sessions, and a run is only compared with runs scored as it
+  was; `--beside` shows an earlier folder's comparison from its kept runs.
 - noise: the diversity measure on the attacks of tests/test_diversity.py (coordinates, colours,
   stroke order, tiny strokes, all at once) and on honest layouts of the same subject, for the
   procedural yellow hibiscus and pink lotus.
@@ -20,6 +23,7 @@
 
     .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1 2]
         [--diversity-weight 0.1 0.3] [--train-args="--learning_rate 3e-3 --temperature 0.8 --warmup_steps 2"]
+        [--out out/bench-diversity-taste10] [--beside out/bench-diversity]
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ ROOT = HERE.parent
 START, END = "<!-- diversity:start -->", "<!-- diversity:end -->"
 WITHOUT, WITH = "judge-led", "recipe-diverse"
 DIVERSITY = "brushwork.score.diversity:DiversityTerm"
+WEIGHED = f"{WITH}-diversity="     # a run with the term: its folder's name begins with this and its weight
 Arm = float | None    # a run's diversity weight; None: without the term (judge-led)
 FAMILIES = {"yellow": "yellow", "white": "white", "peach": "warm", "coral": "warm", "red": "warm",
             "magenta": "pink", "pink": "pink", "lilac": "purple"}
@@ -62,7 +67,7 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
     films, pending = {}, []
     for seed in seeds:
         for arm in (None, *weights):
-            folder = out / "-".join([arm_name(arm), str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
+            folder = run_folder(out, arm, steps, seed, extra)
             if _last_step(folder / "film") < steps:
                 reward = ["--preset", WITHOUT] if arm is None else ["--reward_file", str(reward_file(out, arm))]
                 pending.append((folder, [*reward, "--seed", str(seed)]))
@@ -77,6 +82,25 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
             if process.wait() != 0:
                 raise SystemExit(f"brushwork train failed (exit {process.returncode}): {' '.join(process.args)}")
     return films
+
+
+def kept(out: Path, steps: int, seeds: list[int], extra: list[str]) -> dict[tuple[Arm, int], Path]:
+    """The runs already in `out` (an earlier comparison, under the scorer of its day), never
+    trained: the run without the term and every weight whose runs reach `steps` for all `seeds`."""
+    found = {float(f.name[len(WEIGHED):].split("-", 1)[0]) for f in out.glob(f"{WEIGHED}*")}
+    films = {}
+    for arm in (None, *sorted(found)):
+        runs = {seed: run_folder(out, arm, steps, seed, extra) / "film" for seed in seeds}
+        if all(_last_step(film) >= steps for film in runs.values()):
+            films |= {(arm, seed): film for seed, film in runs.items()}
+    if None not in {arm for arm, _ in films} or len(films) == len(seeds):
+        raise SystemExit(f"--beside {out}: no run without the term and one with it reach {steps} steps for seeds "
+                         f"{' '.join(map(str, seeds))} under these --train-args; run them with --out {out} first")
+    return films
+
+
+def run_folder(out: Path, arm: Arm, steps: int, seed: int, extra: list[str]) -> Path:
+    return out / "-".join([arm_name(arm), str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
 
 
 def arm_weights(weight: float) -> dict[str, float]:
@@ -110,7 +134,7 @@ def reward_file(out: Path, weight: float) -> Path:
 
 def arm_name(arm: Arm) -> str:
     """An arm's runs' folder name: the weight is in it, so runs at two weights never mix."""
-    return WITHOUT if arm is None else f"{WITH}-diversity={arm:g}"
+    return WITHOUT if arm is None else f"{WEIGHED}{arm:g}"
 
 
 def regime_tag(extra: list[str]) -> str:
@@ -251,7 +275,8 @@ def _over(rows: list[dict], key: str, first: int = 0) -> float | None:
     return _mean(r[key] for r in rows if r[key] is not None and r["step"] > first)
 
 
-def train_blocks(series: dict[tuple[Arm, int], list[dict]], steps: int) -> list:
+def train_blocks(series: dict[tuple[Arm, int], list[dict]], steps: int, where: str) -> list:
+    """The tables of one comparison (the runs in one folder, `where`, under one scorer)."""
     seeds, arms = seeds_seen(series), arms_seen(series)
     weighed = [arm for arm in arms if arm is not None]
     headers = ["step", *(f"{title}: {_short(arm)}" for _, title, _ in METRICS for arm in arms),
@@ -266,9 +291,11 @@ def train_blocks(series: dict[tuple[Arm, int], list[dict]], steps: int) -> list:
     per_seed = [[_label(arm, seed), *(_fmt(_over(series[arm, seed], key), spec) for key, _, spec in METRICS),
                  *(_fmt(_over(series[arm, seed], key), spec) if arm is not None else "–" for key, _, spec in SIGNAL)]
                 for seed in seeds for arm in arms]
-    return [(f"Tiny CPU run, per step (mean over seeds {', '.join(map(str, seeds))})", headers, rows),
-            ("Each run over all its steps", ["run", *(t for _, t, _ in METRICS), *(t for _, t, _ in SIGNAL)], per_seed),
-            *(paired_block(series, steps, arm) for arm in weighed)]
+    blocks = [(f"Tiny CPU run, per step (mean over seeds {', '.join(map(str, seeds))})", headers, rows),
+              ("Each run over all its steps", ["run", *(t for _, t, _ in METRICS), *(t for _, t, _ in SIGNAL)],
+               per_seed),
+              *(paired_block(series, steps, arm) for arm in weighed)]
+    return [(f"{where}: {title}", headers, rows) for title, headers, rows in blocks]
 
 
 def paired_block(series: dict[tuple[Arm, int], list[dict]], steps: int, arm: float) -> tuple:
@@ -364,6 +391,11 @@ def adherence_blocks(out: Path) -> list:
     return blocks
 
 
+def _where(out: Path) -> str:
+    out = out.resolve()
+    return str(out.relative_to(ROOT)) if out.is_relative_to(ROOT) else str(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=("train", "noise", "adherence", "all"), action="append",
@@ -375,16 +407,24 @@ def main() -> None:
     parser.add_argument("--diversity-weight", type=float, nargs="+", default=[0.1],
                         help="the runs with the term, one per weight (recipe-diverse's judge and aesthetic give up "
                         "the difference 2:1; 0.1 is the preset)")
-    parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity")
+    parser.add_argument("--out", type=Path, default=ROOT / "out" / "bench-diversity",
+                        help="where the runs are trained and kept (a folder per scorer: runs scored by two "
+                        "versions of the taste model are not compared)")
+    parser.add_argument("--beside", type=Path, nargs="*", default=[],
+                        help="folders of earlier comparisons (another scorer's) shown beside, from their kept runs")
     args = parser.parse_args()
     parts = set(args.part or ["all"])
     parts = {"train", "noise", "adherence"} if "all" in parts else parts
     blocks = []
     if "train" in parts:
-        films = train(args.out, args.steps, args.seeds, args.train_args.split(), args.diversity_weight)
-        series = {key: per_step(film) for key, film in films.items()}
-        plot(series, HERE / "diversity.png")
-        blocks += train_blocks(series, args.steps)
+        extra = args.train_args.split()
+        comparisons = {args.out: train(args.out, args.steps, args.seeds, extra, args.diversity_weight)}
+        comparisons |= {out: kept(out, args.steps, args.seeds, extra) for out in args.beside}
+        for out, films in comparisons.items():
+            series = {key: per_step(film) for key, film in films.items()}
+            if out == args.out:
+                plot(series, HERE / "diversity.png")
+            blocks += train_blocks(series, args.steps, _where(out))
     if "noise" in parts:
         blocks += noise_blocks()
     if "adherence" in parts:
@@ -393,6 +433,8 @@ def main() -> None:
     command = " ".join(f"--part {p}" for p in sorted(parts))
     regime = f" --diversity-weight {' '.join(f'{w:g}' for w in args.diversity_weight)}" if "train" in parts else ""
     regime += f' --train-args="{args.train_args}"' if args.train_args else ""
+    regime += f" --out {_where(args.out)}" if "train" in parts else ""
+    regime += "".join(f" --beside {_where(out)}" for out in args.beside) if "train" in parts else ""
     header = (f"## Diversity and colour adherence\n\n`benchmarks/diversity.py {command} --steps {args.steps} "
               f"--seeds {' '.join(map(str, args.seeds))}{regime}`, {datetime.date.today()}"
               + ("; per-step figures plotted in benchmarks/diversity.png." if "train" in parts else "."))
