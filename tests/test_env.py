@@ -182,6 +182,40 @@ def test_best_mode_rewards_the_best_painting(runner):
     last = ep.submit(CHEAT)
     assert last.done and last.reward_revision == 0 and last.reward == ep.attempts[0].total > 0
     assert ep.attempts[1].total == 0.0
+    # the turn reports the last painting (the cheat) and names the rollout the reward is paid for
+    assert last.rollout.turn == 1 and last.rollout.final and last.rollout.card.total == 0.0
+    assert last.rollout.reward == last.reward and last.rollout.reply == CHEAT
+    assert last.rewarded.turn == 0 and not last.rewarded.final and last.rewarded.card is last.card
+    from brushwork.env.server.brushwork_environment import observation
+
+    wire = observation(ep, last, return_image=True)
+    # the painting fields are the cheat's, the outcome the earlier painting's card
+    assert not wire.passed and "text_on_canvas" in {v["id"] for v in wire.violations}
+    assert wire.reward_revision == 0 and wire.card.same_as(last.rewarded.card) and wire.card.passed
+    assert wire.terms["total"] == wire.reward == last.reward and wire.infra is None
+    # its legal twin, final mode: the reward is the cheat's own 0, the card the cheat's
+    twin = runner.start(seed=6, subject="a yellow hibiscus", revisions=1)
+    twin.submit(wash("#f0bc30", 160))
+    end = twin.submit(CHEAT)
+    assert end.rewarded is end.rollout and end.reward == 0.0 and end.reward_revision == 1
+    assert observation(twin, end, return_image=False).card.same_as(end.rollout.card)
+
+
+@pytest.mark.chromium
+def test_an_episode_is_its_rollouts(runner):
+    """Every painting of an episode as the one record the film and evaluation read: its reply,
+    the task's prompt, subject, seed and reference draw, its turn; the last is final and paid the
+    episode's reward. Earlier paintings, only rendered during the episode, are scored on request."""
+    ep = runner.start(seed=7, subject="a white hibiscus with a red eye", revisions=2, references=41)
+    first = ep.submit(wash("#f4f0ea"))
+    assert first.rollout is None and first.rewarded is None        # final mode: rendered, not scored
+    end = ep.submit(wash("#f4f0ea", 180), done=True)
+    rollouts = ep.rollouts()
+    assert [(r.turn, r.final) for r in rollouts] == [(0, False), (1, True)]
+    assert [r.reply for r in rollouts] == [wash("#f4f0ea"), wash("#f4f0ea", 180)]
+    assert {(r.prompt, r.subject, r.seed, r.group) for r in rollouts} == {(ep.task.user, ep.task.subject, 7, 41)}
+    assert rollouts[1] == end.rollout and rollouts[1].reward == end.reward == rollouts[1].card.total
+    assert rollouts[0].reward == rollouts[0].card.total and rollouts[0].png.startswith(b"\x89PNG")
 
 
 @pytest.mark.chromium

@@ -7,13 +7,17 @@ and the model sees its render and a critique (never the score); the episode ends
 k-th revision or when the model says it is done. The reward is the final painting's total, or
 the best total of the episode (`reward_mode="best"`, which scores every painting). An
 infrastructure failure gives reward None with a reason, never 0.
+
+A scored painting is a `Rollout` (`brushwork.score.rollout`), the record the film, the
+evaluation and the environment's observation read: a `Turn` holds the rollout of the painting
+it reports and, when the episode ends, the one the reward is paid for (`rewarded`).
 """
 
 from __future__ import annotations
 
 import random
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from brushwork.env.critique import critique
@@ -22,9 +26,10 @@ from brushwork.errors import ConfigError, EpisodeError
 from brushwork.gate import Gated, Violation
 from brushwork.score.card import ScoreCard
 from brushwork.score.reward import preset_weights
+from brushwork.score.rollout import Rollout
 
 if TYPE_CHECKING:
-    from brushwork.score.pipeline import Painting, Pipeline
+    from brushwork.score.pipeline import Pipeline
 
 RewardMode = Literal["final", "best"]
 MAX_REVISIONS = 8
@@ -50,36 +55,57 @@ class EpisodeConfig:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One painting of an episode: its gate verdict, render and (once scored) ScoreCard."""
+    """One painting of an episode: the reply it was submitted as, its gate verdict and render
+    (`gated`) and, once scored, its `Rollout`."""
 
     revision: int
-    painting: Painting
-
-    @property
-    def gated(self) -> Gated:
-        return self.painting.gated
+    gated: Gated
+    reply: str = ""
+    rollout: Rollout | None = None
 
     @property
     def total(self) -> float | None:
-        return self.painting.total
+        return self.rollout.card.total if self.rollout is not None else None
 
 
 @dataclass(frozen=True)
 class Turn:
-    """What one step produced: the painting just submitted (or kept, on "done"). `reward`,
-    `card` (the rewarded painting's) and `reward_revision` (which painting that is) are set
-    only when `done`."""
+    """What one step produced: the painting just submitted (or kept, on "done") — its gate
+    verdict and render (`gated`), and its `rollout` once scored (always when done; every
+    painting in best mode). When `done`, `rewarded` is the rollout the reward is paid for: this
+    painting's, or in best mode an earlier, better one."""
 
     revision: int
     revisions_left: int
     done: bool
     gated: Gated
     critique: str
-    reward: float | None = None
-    card: ScoreCard | None = None
-    infra: str | None = None
-    png: bytes | None = None
-    reward_revision: int | None = None
+    rollout: Rollout | None = None
+    rewarded: Rollout | None = None
+
+    @property
+    def reward(self) -> float | None:
+        return self.rewarded.reward if self.rewarded is not None else None
+
+    @property
+    def card(self) -> ScoreCard | None:
+        """The rewarded painting's card (None until done)."""
+        return self.rewarded.card if self.rewarded is not None else None
+
+    @property
+    def reward_revision(self) -> int | None:
+        return self.rewarded.turn if self.rewarded is not None else None
+
+    @property
+    def infra(self) -> str | None:
+        """Why the reward is None (an infrastructure failure); None otherwise and until done."""
+        if self.rewarded is None or self.reward is not None:
+            return None
+        return self.rewarded.card.infra or "no honest score (an infrastructure failure)"
+
+    @property
+    def png(self) -> bytes | None:
+        return self.gated.render.png if self.gated.render is not None else None
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -123,57 +149,59 @@ class Episode:
             raise EpisodeError("this episode is over: call reset() to start a new one")
         if done and self.attempts and not (response or "").strip():
             return self._finish()   # "done" without a new sketch keeps the previous painting
-        attempt = Attempt(len(self.attempts), self.pipeline.gate(response, seed=self.task.seed))
-        gated = attempt.gated
+        attempt = Attempt(len(self.attempts), self.pipeline.gate(response, seed=self.task.seed).gated, response or "")
         last = done or len(self.attempts) + 1 > self.config.revisions
         if last or self.config.reward_mode == "best":
             attempt = self._scored(attempt)
         self.attempts.append(attempt)
         if last:
             return self._finish()
-        return Turn(attempt.revision, self.revisions_left, False, gated,
-                    critique(gated, attempt.revision, self.revisions_left, _copy(attempt)), png=_png(gated))
+        return Turn(attempt.revision, self.revisions_left, False, attempt.gated,
+                    critique(attempt.gated, attempt.revision, self.revisions_left, _copy(attempt)),
+                    rollout=attempt.rollout)
 
-    def scored_attempts(self) -> list[Attempt]:
-        """Every painting of the episode with its ScoreCard: earlier ones are scored now (for
-        per-turn figures and films; the reward does not change)."""
+    def rollouts(self) -> list[Rollout]:
+        """Every painting of the episode as a Rollout, in turn order: earlier ones are scored now
+        (for per-turn figures and films; the reward does not change). The last is the final one,
+        paid the episode's reward (None while the episode is unfinished); the others their own total."""
         for i, attempt in enumerate(self.attempts):
-            if attempt.painting.card is None:
+            if attempt.rollout is None:
                 self.attempts[i] = self._scored(attempt)
-        return list(self.attempts)
+        rollouts = [a.rollout for a in self.attempts]
+        if rollouts and not self.done:
+            rollouts[-1] = replace(rollouts[-1], final=True, reward=None)
+        return rollouts
 
     def _scored(self, attempt: Attempt) -> Attempt:
-        painting = self.pipeline.score(attempt.painting, seed=self.task.seed, group_seed=self.group_seed,
+        from brushwork.score.pipeline import Painting
+
+        painting = self.pipeline.score(Painting(attempt.gated), seed=self.task.seed, group_seed=self.group_seed,
                                        subject=self.task.subject, preset=self.config.preset, domain=self.task.domain)
-        return Attempt(attempt.revision, painting)
+        rollout = Rollout(self.task.user, painting.card, reply=attempt.reply, png=painting.png,
+                          subject=self.task.subject, seed=self.task.seed, group=self.group_seed,
+                          turn=attempt.revision, final=False)
+        return replace(attempt, rollout=rollout)
 
     def _finish(self) -> Turn:
         last = self.attempts[-1]
-        if last.painting.card is None:
+        if last.rollout is None:
             last = self.attempts[-1] = self._scored(last)
         chosen = last
         if self.config.reward_mode == "best":
             numeric = [a for a in self.attempts if a.total is not None]
             chosen = max(numeric, key=lambda a: (a.total, a.revision)) if numeric else last
-        card = chosen.painting.card
-        reward = chosen.total
-        infra = None
-        if reward is None:
-            infra = card.infra or "no honest score (an infrastructure failure)"
+        # the episode ends on its last painting, paid the chosen painting's total
+        last = self.attempts[-1] = replace(last, rollout=replace(last.rollout, final=True, reward=chosen.total))
+        rewarded = last.rollout if chosen.revision == last.revision else chosen.rollout
         self.done = True
         self.final = Turn(last.revision, 0, True, last.gated, critique(last.gated, last.revision, 0, _copy(last)),
-                          reward=reward, card=card, infra=infra, png=_png(last.gated),
-                          reward_revision=chosen.revision)
+                          rollout=last.rollout, rewarded=rewarded)
         return self.final
 
 
 def _copy(attempt: Attempt):
     """The pool painting a scored attempt copies (None until it is scored)."""
-    return attempt.painting.card.copy_of if attempt.painting.card is not None else None
-
-
-def _png(gated: Gated) -> bytes | None:
-    return gated.render.png if gated.render is not None else None
+    return attempt.rollout.card.copy_of if attempt.rollout is not None else None
 
 
 class EpisodeRunner:

@@ -1,6 +1,6 @@
 """Multi-turn episodes as figures and film: what a revision did.
 
-An episode is the list of its paintings, each a `Rollout` (`episode_rollouts`; its card says
+An episode is the list of its paintings, each a `Rollout` (`Episode.rollouts`, `episode_rollouts`; its card says
 whether it passed the gate and its total).
 `revision_figures` summarises many: reward and gate pass rate by turn (turn t is the painting
 in effect after t revisions, so an episode that stopped early carries its last painting
@@ -13,7 +13,7 @@ painting (`record_episodes`); `brushwork eval --revisions K` reports them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from brushwork.core.stats import bootstrap_interval
@@ -76,19 +76,12 @@ def revision_figures(episodes: list[list[Rollout]], turns: int | None = None, se
 
 
 def episode_rollouts(env, step: int, prompt: str) -> list[Rollout]:
-    """Every painting of `env`'s episode (a `BrushworkToolEnv`) as a Rollout, in turn order:
-    earlier paintings are scored now (`Episode.scored_attempts`); the final one is paid the
-    episode's reward, the others their own total."""
+    """Every painting of `env`'s episode (a `BrushworkToolEnv`) as a Rollout, in turn order
+    (`Episode.rollouts`: earlier paintings are scored now; the final one is paid the episode's
+    reward, the others their own total), at training step `step` and under the trainer's `prompt`."""
     if env.episode is None:
         return []
-    episode = env.episode
-    attempts = episode.scored_attempts()
-    last = len(attempts) - 1
-    return [Rollout(prompt, a.painting.card, reply=env.replies[a.revision] if a.revision < len(env.replies) else "",
-                    png=a.painting.png, subject=episode.task.subject, seed=episode.task.seed,
-                    group=episode.group_seed, step=step, turn=a.revision, final=a.revision == last,
-                    reward=env.reward if a.revision == last else a.total)
-            for a in attempts]
+    return [replace(r, prompt=prompt, step=step) for r in env.episode.rollouts()]
 
 
 def episode_stats(envs, step: int, prompts) -> tuple[dict[str, float], Rollout | None]:

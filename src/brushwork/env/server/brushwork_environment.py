@@ -45,7 +45,7 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
                                                  preset, reward_mode)
         self.return_image = bool(return_image)
         self.context.episode_started()
-        return PaintObservation(revisions_left=self.episode.revisions_left, **self._task_fields())
+        return observation(self.episode, None, self.return_image)
 
     def step(self, action: PaintAction, timeout_s: float | None = None, **kwargs: Any) -> PaintObservation:
         self._check_open()
@@ -64,7 +64,7 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
             render = turn.gated.render if turn is not None else None
             render_s = render.timings.wall_s if render is not None and not render.cache_hit else 0.0
             self.context.step_finished(render_s, infra=turn is not None and turn.gated.report.infra_failure)
-        return self._observation(turn)
+        return observation(self.episode, turn, self.return_image)
 
     @property
     def state(self) -> PaintState:
@@ -96,25 +96,30 @@ class BrushworkEnvironment(Environment[PaintAction, PaintObservation, PaintState
             raise SessionClosed(f"{SESSION_RECLAIMED}: this session sat idle past the server's session timeout; "
                                 "reconnect and reset")
 
-    def _task_fields(self) -> dict:
-        ep = self.episode
-        return dict(episode_id=ep.episode_id, subject=ep.task.subject, domain=ep.task.domain,
-                    system_prompt=ep.task.system, prompt=ep.task.user, seed=ep.task.seed)
 
-    def _observation(self, turn: Turn) -> PaintObservation:
-        report = turn.gated.report
-        render = turn.gated.render
-        show_image = not turn.done or self.return_image
-        fields = dict(
-            revision=turn.revision, revisions_left=turn.revisions_left, passed=report.passed,
-            violations=[v.to_dict() for v in report.violations], notes=[n.to_dict() for n in report.notes],
-            critique=turn.critique,
-            paint_fraction=render.paint_fraction if render is not None else None,
-            js_errors=[e.message for e in render.js_errors] if render is not None else [],
-            image_png_b64=base64.b64encode(turn.png).decode("ascii") if show_image and turn.png else None,
-            done=turn.done,
-        )
-        if turn.done:
-            fields.update(reward=turn.reward, terms=turn.terms, score=turn.card.to_dict(),
-                          reward_revision=turn.reward_revision, infra=turn.infra)
-        return PaintObservation(**fields, **self._task_fields())
+def observation(episode: Episode, turn: Turn | None, return_image: bool) -> PaintObservation:
+    """What a session sees: the task (every observation repeats it), and after a step the
+    painting `turn` reports (gate verdict, render, critique; its image on every revision step and
+    on the final one with `return_image`); when the episode is done, the reward and the full card
+    of the rollout it is paid for (`turn.rewarded`: in best mode possibly an earlier painting)."""
+    task = episode.task
+    fields: dict[str, Any] = dict(episode_id=episode.episode_id, subject=task.subject, domain=task.domain,
+                                  system_prompt=task.system, prompt=task.user, seed=task.seed)
+    if turn is None:
+        return PaintObservation(revisions_left=episode.revisions_left, **fields)
+    report, render = turn.gated.report, turn.gated.render
+    show_image = not turn.done or return_image
+    fields.update(
+        revision=turn.revision, revisions_left=turn.revisions_left, passed=report.passed,
+        violations=[v.to_dict() for v in report.violations], notes=[n.to_dict() for n in report.notes],
+        critique=turn.critique,
+        paint_fraction=render.paint_fraction if render is not None else None,
+        js_errors=[e.message for e in render.js_errors] if render is not None else [],
+        image_png_b64=base64.b64encode(turn.png).decode("ascii") if show_image and turn.png else None,
+        done=turn.done,
+    )
+    rewarded = turn.rewarded
+    if rewarded is not None:
+        fields.update(reward=rewarded.reward, terms=turn.terms, score=rewarded.card.to_dict(),
+                      reward_revision=rewarded.turn, infra=turn.infra)
+    return PaintObservation(**fields)
