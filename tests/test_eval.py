@@ -251,6 +251,34 @@ def test_a_film_written_before_the_rollout_record_still_reads(tmp_path):
     assert samples[1].pairing == "seen"                         # no subject: read as ""
 
 
+def test_a_gallery_card_is_its_rollout_plus_the_callers_facts():
+    """The report's cards and the demo's are one `gallery_card`: the rollout's own facts, the
+    caller's (the report's win and pairing, the demo's render time) in their places, an
+    infrastructure failure named among the violations, and hostile text escaped on the page."""
+    from dataclasses import replace
+
+    from brushwork.eval.report import sample_card
+    from brushwork.report.gallery import card_html
+    from brushwork.score.rollout import gallery_card
+
+    noted = replace(card(total=0.4567), term_notes={"adherence": "asks <coral>"})
+    s = Sample(replace(sample(noted, png("red")).rollout, reply=SCRIPT))
+    shown = sample_card(s, "policy · #1")
+    assert shown.facts == ("total 0.457", "judge 0.500", "aesthetic 0.600", "length 0.200", "vs eval –", "paint 30%",
+                           f"{s.pairing} pairing", "adherence: asks <coral>")
+    assert shown.code == SCRIPT and shown.image.startswith("data:image/") and shown.passed
+    page = card_html(shown)
+    assert "<script>" not in page and "&lt;script&gt;" in page and "asks &lt;coral&gt;" in page
+    demo = gallery_card(s.rollout, "good_lotus", "good_lotus.png", code="brush.circle(1, 2, 3);", context=("0.52s",))
+    assert demo.facts[:4] == shown.facts[:4] and demo.facts[4:] == ("paint 30%", "0.52s", "adherence: asks <coral>")
+    assert demo.code == "brush.circle(1, 2, 3);" and demo.image == "good_lotus.png" and demo.violations == ()
+    outage = gallery_card(Rollout("p", replace(card(total=None), infra="aesthetic unreachable")), "down", None)
+    assert outage.infra and outage.facts[0] == "total –" and outage.violations == (("infra", "aesthetic unreachable"),)
+    cheat = gallery_card(Rollout("p", card(passed=False, total=0.0, violations=("text_on_canvas",))), "cheat", None)
+    assert not cheat.passed and not cheat.infra and cheat.violations == (("text_on_canvas", "text_on_canvas"),)
+    assert cheat.facts[:2] == ("total 0.000", "judge –") and "paint –" in cheat.facts
+
+
 def test_training_curves_are_png_per_family(tmp_path):
     lines = [{"step": s, "loss": 1 / s, "reward": 0.1 * s, "rewards/brushwork/mean": 0.1 * s,
               "brushwork/gate_pass_rate": 0.2 * s, "brushwork/judge": 0.5, "brushwork/none_rate": 0.0,

@@ -64,24 +64,20 @@ def demo_table(files: list[Path], paintings: list, snapshot: str) -> Table:
 
 def write_demo_gallery(out_dir: Path, files: list[Path], paintings: list) -> Path:
     """OUT/<example>.png for every painting and OUT/index.html; returns the page."""
-    from brushwork.report.gallery import Card, write_gallery
+    from brushwork.report.gallery import write_gallery
+    from brushwork.score.rollout import Rollout, gallery_card
 
     out_dir.mkdir(parents=True, exist_ok=True)
     cards = []
     for path, p in zip(files, paintings):
-        r, card = p.render, p.card
         image = None
         if p.png is not None:
             image = f"{path.stem}.png"
             (out_dir / image).write_bytes(p.png)
-        facts = [f"reward {_fmt(card.total)}", f"judge {_fmt(card.judge)}", f"aesthetic {_fmt(card.aesthetic)}",
-                 f"length {_fmt(card.length)}"]
-        if r is not None:
-            facts += [f"paint {100 * (r.paint_fraction or 0):.1f}%",
-                      f"{r.timings.wall_s:.2f}s" + (" (cached)" if r.cache_hit else "")]
-        cards.append(Card(name=path.stem, passed=p.report.passed, infra=p.report.infra_failure, image=image,
-                          violations=tuple((v.id, v.message) for v in p.report.violations), facts=tuple(facts),
-                          code=p.sketch.code if p.sketch else ""))
+        render = p.render
+        timing = () if render is None else (f"{render.timings.wall_s:.2f}s{' (cached)' if render.cache_hit else ''}",)
+        rollout = Rollout("", p.card, reply=path.read_text(encoding="utf-8"), png=p.png, seed=p.card.seed)
+        cards.append(gallery_card(rollout, path.stem, image, code=p.sketch.code if p.sketch else "", context=timing))
     return write_gallery(out_dir / "index.html", "brushwork demo",
                          "Bundled example replies, gated, rendered and scored against the example pool "
                          "(offline taste judge and aesthetic, judge-led weights). Cheats are rendered too, to show "

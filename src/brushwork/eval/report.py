@@ -22,6 +22,7 @@ from brushwork.report.gallery import Card, card_html
 from brushwork.report.html import SERIES_COLOURS
 from brushwork.report.html import table as _table
 from brushwork.report.html import thumb as _thumb
+from brushwork.score.rollout import gallery_card
 from brushwork.score.terms import term_names
 
 VERSION = 1
@@ -180,14 +181,8 @@ def _curves_html(curves: list[Path]) -> str:
 
 
 def sample_card(s: Sample, name: str) -> Card:
-    c = s.card
-    facts = (f"total {_fmt(c.total)}", f"judge {_fmt(c.judge)}", f"aesthetic {_fmt(c.aesthetic)}",
-             f"length {_fmt(c.length)}", f"vs eval {_fmt(s.win)}",
-             f"paint {_fmt(c.paint_fraction, '.0%')}", f"{s.pairing} pairing",
-             *(f"{term}: {note}" for term, note in c.term_notes.items()))
-    return Card(name=name, passed=c.passed, infra=c.total is None, image=_thumb(s.png, 256) if s.png else None,
-                violations=tuple((v.id, v.message) for v in c.violations) + ((("infra", c.infra),) if c.infra else ()),
-                facts=facts, code=s.reply)
+    return gallery_card(s.rollout, name, _thumb(s.png, 256) if s.png else None, compared=(f"vs eval {_fmt(s.win)}",),
+                        context=(f"{s.pairing} pairing",))
 
 
 def _groups(samples: list[Sample]) -> dict[str, list[Sample]]:

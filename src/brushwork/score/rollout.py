@@ -9,12 +9,15 @@ it: the card's total, or on an episode's final painting the episode's reward.
 
 Whatever needs more wraps it: a film frame adds where its files are (`brushwork.train.film`), an
 evaluation sample its comparisons against the evaluation references (`brushwork.eval.metrics`).
+`gallery_card` shows a rollout on a gallery page (the demo's and the evaluation report's).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from brushwork.report.gallery import Card
 from brushwork.score.card import ScoreCard
 
 
@@ -48,3 +51,24 @@ class Wraps:
         if rollout is None or name.startswith("__"):
             raise AttributeError(name)
         return getattr(rollout, name)
+
+
+def gallery_card(rollout: Rollout, name: str, image: str | None, *, code: str | None = None,
+                 compared: Sequence[str] = (), context: Sequence[str] = ()) -> Card:
+    """`rollout` as a gallery card: its gate verdict, violations (and the reason an infrastructure
+    failure left no total) and facts — total, judge, aesthetic, length, then the caller's
+    `compared` facts (the evaluation's win against its references), the paint fraction, the
+    caller's `context` (the evaluation's pairing, the demo's render time) and each term's note.
+    `image` is the painting's address on the page; `code` what the sketch panel shows (default: the
+    whole reply)."""
+    c = rollout.card
+    facts = (f"total {_fmt(c.total)}", f"judge {_fmt(c.judge)}", f"aesthetic {_fmt(c.aesthetic)}",
+             f"length {_fmt(c.length)}", *compared, f"paint {_fmt(c.paint_fraction, '.0%')}", *context,
+             *(f"{term}: {note}" for term, note in c.term_notes.items()))
+    return Card(name=name, passed=c.passed, infra=c.total is None, image=image,
+                violations=tuple((v.id, v.message) for v in c.violations) + ((("infra", c.infra),) if c.infra else ()),
+                facts=facts, code=rollout.reply if code is None else code)
+
+
+def _fmt(x: float | None, spec: str = ".3f") -> str:
+    return "–" if x is None else format(x, spec)
