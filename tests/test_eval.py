@@ -279,6 +279,32 @@ def test_a_gallery_card_is_its_rollout_plus_the_callers_facts():
     assert cheat.facts[:2] == ("total 0.000", "judge –") and "paint –" in cheat.facts
 
 
+def test_a_record_reads_each_rollout_field_through_a_declared_property():
+    """Frame and Sample read every Rollout field through `Wraps`' declared `ReadThrough`s (the
+    class sees them: no __getattr__); a misspelt name is an AttributeError, and declaring a read
+    of a field Rollout lacks fails when the class is defined, while its legal twin (a real field)
+    defines fine."""
+    from dataclasses import fields
+
+    from brushwork.score.rollout import ReadThrough, Wraps
+    from brushwork.train.film import Frame
+
+    rollout = Rollout("Paint", card(), reply="r", png=b"png", subject="s", seed=3, group=4, step=5, turn=1,
+                      final=False, reward=0.25)
+    names = [f.name for f in fields(Rollout)]
+    assert [n for n, v in vars(Wraps).items() if isinstance(v, ReadThrough)] == names
+    assert not hasattr(Wraps, "__getattr__")
+    for record in (Frame(rollout, 0), Sample(rollout)):
+        assert [getattr(record, n) for n in names] == [getattr(rollout, n) for n in names]
+        with pytest.raises(AttributeError, match="stpe"):
+            getattr(record, "stpe")  # noqa: B009
+    with pytest.raises((AttributeError, RuntimeError)) as error:
+        type("Misread", (Wraps,), {"stpe": ReadThrough()})
+    assert "Rollout has no field 'stpe'" in str(error.value) + str(error.value.__cause__)
+    twin = type("Reread", (Wraps,), {"step": ReadThrough()})
+    assert isinstance(twin.__dict__["step"], ReadThrough)
+
+
 def test_training_curves_are_png_per_family(tmp_path):
     lines = [{"step": s, "loss": 1 / s, "reward": 0.1 * s, "rewards/brushwork/mean": 0.1 * s,
               "brushwork/gate_pass_rate": 0.2 * s, "brushwork/judge": 0.5, "brushwork/none_rate": 0.0,

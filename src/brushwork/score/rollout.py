@@ -7,8 +7,9 @@ draw its group shares), the training step, and for a multi-turn episode which pa
 (`turn`) and whether the episode ended on it (`final`). `reward` is what the policy was paid for
 it: the card's total, or on an episode's final painting the episode's reward.
 
-Whatever needs more wraps it: a film frame adds where its files are (`brushwork.train.film`), an
-evaluation sample its comparisons against the evaluation references (`brushwork.eval.metrics`).
+Whatever needs more wraps it (`Wraps`: each rollout field reads through, `frame.card`): a film
+frame adds where its files are (`brushwork.train.film`), an evaluation sample its comparisons
+against the evaluation references (`brushwork.eval.metrics`).
 `gallery_card` shows a rollout on a gallery page (the demo's and the evaluation report's).
 """
 
@@ -16,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from brushwork.report.gallery import Card
 from brushwork.score.card import ScoreCard
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -42,15 +46,47 @@ class Rollout:
             object.__setattr__(self, "group", self.card.group_seed if self.card.group_seed is not None else 0)
 
 
+class ReadThrough(Generic[T]):
+    """A field of a `Wraps` record that reads the wrapped rollout's field of the same name. A
+    name `Rollout` has no field for fails when the class is defined (an AttributeError, which
+    Python before 3.12 wraps in a RuntimeError)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name not in Rollout.__dataclass_fields__:
+            raise AttributeError(f"{owner.__name__}.{name} reads through to a rollout, but Rollout has no field "
+                                 f"{name!r}: name one of {', '.join(Rollout.__dataclass_fields__)}")
+        self.name = name
+
+    def __get__(self, record, owner: type | None = None) -> T:
+        if record is None:
+            return self  # type: ignore[return-value]  # the class attribute itself
+        return getattr(record.rollout, self.name)
+
+
 class Wraps:
     """A record around a `Rollout` (its `rollout` field) whose fields read through it:
-    `frame.card` is `frame.rollout.card`."""
+    `frame.card` is `frame.rollout.card`. One `ReadThrough` per Rollout field, checked below, so
+    readers and type checkers see each, and a name that is no field is an AttributeError."""
 
-    def __getattr__(self, name: str):
-        rollout = self.__dict__.get("rollout")
-        if rollout is None or name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(rollout, name)
+    rollout: Rollout
+    prompt: ReadThrough[str] = ReadThrough()
+    card: ReadThrough[ScoreCard] = ReadThrough()
+    reply: ReadThrough[str] = ReadThrough()
+    png: ReadThrough[bytes | None] = ReadThrough()
+    subject: ReadThrough[str | None] = ReadThrough()
+    seed: ReadThrough[int | None] = ReadThrough()
+    group: ReadThrough[int] = ReadThrough()
+    step: ReadThrough[int] = ReadThrough()
+    turn: ReadThrough[int] = ReadThrough()
+    final: ReadThrough[bool] = ReadThrough()
+    reward: ReadThrough[float | None] = ReadThrough()
+
+
+# A field added to Rollout without its ReadThrough fails here, at import, not in a reader's hands.
+_unread = [name for name in Rollout.__dataclass_fields__ if not isinstance(vars(Wraps).get(name), ReadThrough)]
+if _unread:
+    raise AttributeError(f"Wraps reads no Rollout field {', '.join(_unread)}: add `{_unread[0]}: "
+                         f"ReadThrough[<its type>] = ReadThrough()` to Wraps in brushwork/score/rollout.py")
 
 
 def gallery_card(rollout: Rollout, name: str, image: str | None, *, code: str | None = None,
