@@ -4,17 +4,11 @@ The candidates (`_candidates`) span the feature kinds (classical image statistic
 embedding, both), the embedding's principal components (`DIMS_GRID`: from a few to as many as
 the training paintings allow) and the L2 regularisation (`L2_GRID`: from a head that follows
 every rating to one that barely moves off the mean). `select` scores every candidate by a
-stratified 3-fold cross-validation on the training paintings, repeated over `INNER_REPEATS`
-shuffles: in each inner fold the mean, over tier pairs, of the pairwise accuracy on held-out
-paintings (so a pool with many love/nope pairs does not choose for love vs nope alone); a
-candidate's score is the mean over the folds, with its standard error. The choice is the
-one-standard-error rule (`one_standard_error`): the simplest candidate (`simplicity`, the one
-order: fewest embedding components, classical having none, the embedding alone before both, then
-the strongest L2) whose mean is within one standard error of the best mean. Among 72 candidates
-on ~40 paintings the best by mean wins partly by its folds' luck (on the bundled pool the argmax of
-one 3-fold split was the most complex candidate, both kinds with 64 components at l2 0.3). The
-scores of every candidate are the inner-CV curve that `taste fit` prints, beside the best by
-mean and the threshold.
+stratified 3-fold cross-validation on the training paintings (`INNER_REPEATS` shuffles): the
+mean, over tier pairs, of the pairwise accuracy on held-out paintings, so a pool with many
+love/nope pairs does not choose for love vs nope alone. The best candidate wins (ties: the
+simpler, listed first: classical before both before embedding, fewer components, more L2). Its scores for every
+candidate are the inner-CV curve that `taste fit` prints.
 
 The local-agreement cap (brushwork.score.taste.agreement) stays out of the choice: it is fitted on
 the chosen head as a guard. On the bundled pool the top candidates' inner scores lie within 0.003
@@ -45,7 +39,7 @@ CHOICES = ("auto",) + KINDS
 L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 DIMS_GRID = (8, 16, 32, 64)       # principal components of the embedding tried (at most paintings - 1)
 INNER_FOLDS = 3
-INNER_REPEATS = 3                 # shuffles of the inner folds: the standard error's folds
+INNER_REPEATS = 1                 # shuffles of the inner folds averaged by the choice
 
 
 def one_blas_thread(fn):
@@ -110,66 +104,33 @@ def balanced(hits: dict[str, list[int]]) -> float:
     return float(np.mean([np.mean(v) for v in hits.values()])) if hits else 0.5
 
 
-def simplicity(procedure: Procedure) -> tuple:
-    """The one order of simplicity the choice reads (smaller is simpler): `SIMPLICITY`."""
-    return procedure.dims, procedure.kind == "both", -procedure.l2
-
-
-SIMPLICITY = ("fewest embedding components (classical: none), the embedding alone before both at as many, "
-              "then the strongest l2")
-
-
-@dataclass(frozen=True)
-class Score:
-    """One candidate's inner-CV score: the mean over the inner folds and its standard error."""
-
-    mean: float
-    se: float
-
-
 @dataclass(frozen=True)
 class Selection:
-    """The chosen procedure, the best by mean, the one-standard-error threshold and every
-    candidate's inner-CV score (its curve)."""
+    """The chosen procedure and every candidate's inner-CV score (its curve)."""
 
     chosen: Procedure
-    curve: tuple[tuple[Procedure, Score], ...]
-    best: Procedure | None = None
-    threshold: float = float("nan")
+    curve: tuple[tuple[Procedure, float], ...]
 
     def to_dict(self) -> dict:
-        return {"chosen": self.chosen.label, "best": None if self.best is None else self.best.label,
-                "threshold": round(self.threshold, 4), "rule": f"the simplest within one standard error of the "
-                f"best; simplest: {SIMPLICITY}", "folds": INNER_FOLDS * INNER_REPEATS,
-                "curve": [{"procedure": p.label, "kind": p.kind, "dims": p.dims, "l2": p.l2,
-                           "score": round(s.mean, 4), "se": round(s.se, 4)} for p, s in self.curve]}
-
-
-def one_standard_error(curve: list[tuple[Procedure, Score]]) -> Selection:
-    """The simplest candidate (`simplicity`) whose mean is within one standard error of the best
-    mean: over ~40 paintings the best of many candidates wins partly by its folds' luck, and a
-    simpler one it does not beat by more than that luck is the safer choice."""
-    best, top = max(curve, key=lambda ps: ps[1].mean)      # the first of equals
-    threshold = top.mean - top.se
-    chosen = min((p for p, s in curve if s.mean >= threshold - 1e-12), key=simplicity)
-    return Selection(chosen, tuple(curve), best, threshold)
+        return {"chosen": self.chosen.label, "curve": [{"procedure": p.label, "kind": p.kind, "dims": p.dims,
+                                                        "l2": p.l2, "score": round(s, 4)} for p, s in self.curve]}
 
 
 def select(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0, domains_of=None,
            bounds: Bounds = BOUNDS) -> Selection:
     """Every candidate scored by inner cross-validation on these paintings (with `bounds`, less the
-    local-agreement cap), each inner fold's balanced accuracy apart; chosen by the
-    one-standard-error rule."""
+    local-agreement cap); the best chosen."""
     if len(procedures) == 1:
-        return Selection(procedures[0], ((procedures[0], Score(float("nan"), float("nan"))),), procedures[0])
+        return Selection(procedures[0], ((procedures[0], float("nan")),))
     bounds = dataclasses.replace(bounds, agreement=False)
-    by_fold: list[list[float]] = [[] for _ in procedures]
+    pooled = [dict() for _ in procedures]
     for train, test in _splits(tiers_of, order, INNER_FOLDS, INNER_REPEATS, seed):
         for n, p in enumerate(procedures):
-            by_fold[n].append(balanced(_rank(p, c, e, tiers_of, order, train, test, domains_of, bounds)))
-    scores = [Score(float(np.mean(f)), float(np.std(f, ddof=1) / np.sqrt(len(f))) if len(f) > 1 else 0.0)
-              for f in by_fold]
-    return one_standard_error(list(zip(procedures, scores)))
+            for pair, h in _rank(p, c, e, tiers_of, order, train, test, domains_of, bounds).items():
+                pooled[n].setdefault(pair, []).extend(h)
+    scores = [balanced(h) for h in pooled]
+    best = int(np.argmax(scores))     # the first of equals
+    return Selection(procedures[best], tuple(zip(procedures, scores)))
 
 
 def choose(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0, domains_of=None,
