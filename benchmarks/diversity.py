@@ -84,18 +84,23 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
     return films
 
 
-def kept(out: Path, steps: int, seeds: list[int], extra: list[str]) -> dict[tuple[Arm, int], Path]:
+def kept(out: Path, steps: int, extra: list[str]) -> dict[tuple[Arm, int], Path]:
     """The runs already in `out` (an earlier comparison, under the scorer of its day), never
-    trained: the run without the term and every weight whose runs reach `steps` for all `seeds`."""
+    trained: every seed whose run without the term reaches `steps`, and every weight whose runs
+    reach it for all those seeds."""
+    prefix, suffix = f"{WITHOUT}-{steps}-s", f"-{regime_tag(extra)}" if extra else ""
+    names = [f.name[len(prefix):len(f.name) - len(suffix)] for f in out.glob(f"{prefix}*{suffix}")]
+    seeds = sorted(int(n) for n in names if n.isdigit() and _last_step(run_folder(out, None, steps, int(n), extra)
+                                                                        / "film") >= steps)
     found = {float(f.name[len(WEIGHED):].split("-", 1)[0]) for f in out.glob(f"{WEIGHED}*")}
     films = {}
     for arm in (None, *sorted(found)):
         runs = {seed: run_folder(out, arm, steps, seed, extra) / "film" for seed in seeds}
         if all(_last_step(film) >= steps for film in runs.values()):
             films |= {(arm, seed): film for seed, film in runs.items()}
-    if None not in {arm for arm, _ in films} or len(films) == len(seeds):
-        raise SystemExit(f"--beside {out}: no run without the term and one with it reach {steps} steps for seeds "
-                         f"{' '.join(map(str, seeds))} under these --train-args; run them with --out {out} first")
+    if len(films) == len(seeds):
+        raise SystemExit(f"--beside {out}: no runs with and without the term reach {steps} steps under these "
+                         f"--train-args; run them with --out {out} first")
     return films
 
 
@@ -419,7 +424,7 @@ def main() -> None:
     if "train" in parts:
         extra = args.train_args.split()
         comparisons = {args.out: train(args.out, args.steps, args.seeds, extra, args.diversity_weight)}
-        comparisons |= {out: kept(out, args.steps, args.seeds, extra) for out in args.beside}
+        comparisons |= {out: kept(out, args.steps, extra) for out in args.beside}
         for out, films in comparisons.items():
             series = {key: per_step(film) for key, film in films.items()}
             if out == args.out:
