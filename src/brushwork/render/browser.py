@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import json
 import os
 import shutil
@@ -97,16 +98,19 @@ def chromium_version(binary: str) -> str:
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP, CAP_SYS_NICE = 1, 24, 23
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
+def _child_setup(nice: int) -> None:  # runs in the child between fork and exec
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     with contextlib.suppress(Exception):
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     # Run as root, Chromium raises its browser and GPU main threads to nice -8, above the trainer or
     # server that started it: the GPU process's thread (where SwiftShader paints) then takes a core
     # from generation or the event loop whenever both want one. Without CAP_SYS_NICE (dropped from
-    # the bounding set, so root's exec does not regain it) it stays at its parent's priority.
+    # the bounding set, so root's exec does not regain it) it stays at its parent's priority, lowered by
+    # `nice` (the render_nice setting) so that the trainer or the event loop comes first.
     with contextlib.suppress(Exception):
         libc.prctl(PR_CAPBSET_DROP, CAP_SYS_NICE, 0, 0, 0)
+    if nice:
+        os.nice(nice)
 
 
 @dataclass
@@ -125,8 +129,9 @@ class PageEvents:
 class BrowserWorker:
     """A Chromium process that opens a fresh page for every sketch."""
 
-    def __init__(self, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = ""):
+    def __init__(self, binary: str, flags: tuple[str, ...] = CHROMIUM_FLAGS, origin: str = "", nice: int = 0):
         self.binary = binary
+        self.nice = nice          # how much lower than this process the browser runs
         self.flags = flags
         self.origin = origin
         self.proc: subprocess.Popen | None = None
@@ -158,7 +163,7 @@ class BrowserWorker:
         try:
             self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, start_new_session=True,
-                                         preexec_fn=_die_with_parent)
+                                         preexec_fn=functools.partial(_child_setup, self.nice))
         except OSError as e:
             raise SetupError(f"cannot start Chromium at {self.binary}: {e}") from e
         port_file = Path(self._profile) / "DevToolsActivePort"

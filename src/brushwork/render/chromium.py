@@ -105,7 +105,7 @@ class ChromiumBackend:
             # The shader mode by name; the digest covers the served bytes (the patch's included).
             self._versions = "|".join([self._server.version, f"brush-shader-{self.config.brush_shader}",
                                        self._server.harness_digest, version, " ".join(flags)])
-            self._workers = [BrowserWorker(self._binary, flags, origin=self._server.origin)
+            self._workers = [BrowserWorker(self._binary, flags, origin=self._server.origin, nice=self.config.nice)
                              for _ in range(self.config.workers)]
             await _all(w.launch() for w in self._workers)
             self._pw = await driver

@@ -75,6 +75,9 @@ class RenderSettings:
                                                 f"it stops as too_slow (reward 0); below render_timeout_s "
                                                 f"(default: {CPU_BUDGET_S:g})", above=0, aliases=("--cpu-budget",))
     render_cache: bool = setting(True, "reuse renders of identical code, seed and size", aliases=("--no-cache",))
+    render_nice: int = setting(10, "how much lower the browsers' CPU priority is than the process that starts "
+                               "them (nice, 0-19): the trainer generating and the server's event loop come "
+                               "first; a render's CPU budget is CPU time, so it is not shortened", min=0, max=19)
     render_backend: str = setting("local", "where paintings are made: local (Chromium here), ray (a Ray cluster; "
                                   "pip install 'brushwork[ray]'; the cache stays here) or package.module:Class "
                                   "(your RenderBackend)", check=_backend_problem)
@@ -130,6 +133,7 @@ class RenderConfig:
     timeout_s: float = _setting("render_timeout_s")
     cpu_budget_s: float | None = _setting("render_cpu_budget_s")
     use_cache: bool = _setting("render_cache")
+    nice: int = _setting("render_nice")
     backend: str = _setting("render_backend")
     ray_address: str | None = _setting("ray_address")
     ray_cpus_per_worker: float = _setting("ray_cpus_per_worker")
