@@ -7,7 +7,7 @@ model load, one warm renderer) whose steps alternate ABBA: serial, overlapped, o
 serial, ... (the overlapping trainer with its streamer switched off on the serial steps), so a
 drift in the machine's load weighs on both arms alike and both score the same policy's
 paintings. Its first step (browsers starting) is dropped. Reports each arm's mean step time,
-the ratio overlapped / serial with a 95 % bootstrap interval over the steps, the load average
+the ratio overlapped / serial with a 95 % bootstrap interval over whole ABBA blocks, the load average
 around the run, and writes its section of benchmarks/RESULTS.md.
 
     .venv/bin/python benchmarks/overlap.py                      # 2 ABBA blocks (1 + 8 steps)
@@ -30,7 +30,8 @@ from results import markdown, print_tables, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- overlap:start -->", "<!-- overlap:end -->"
-COMMON = ["--config", "tiny-cpu", "--report_to", "none", "--save_strategy", "no", "--film", "false"]
+COMMON = ["--config", "tiny-cpu", "--report_to", "none", "--save_strategy", "no", "--film", "false",
+          "--render_cache", "false"]   # the same seed replays the same replies: a cached render would time nothing
 
 
 def train(out: Path, *args: str) -> None:
@@ -47,7 +48,16 @@ def warm_model(cache: Path, sft_samples: int | None, sft_epochs: float | None) -
     return cache / "base"
 
 
-ARMS = (False, True, True, False)      # serial, overlapped, overlapped, serial: step k runs ARMS[(k - 1) % 4]
+ARMS = (False, True, True, False)      # serial, overlapped, overlapped, serial
+
+
+SWAPPED = [False]                      # the crossed run: every step's arm the other way round
+
+
+def is_overlapped(step: int, swapped: bool | None = None) -> bool:
+    """The arm of GRPO step `step` (1-based): step 1, dropped, is serial; blocks of ABBA from step 2
+    (BAAB in the crossed run)."""
+    return step > 1 and ARMS[(step - 2) % 4] != (SWAPPED[0] if swapped is None else swapped)
 PHASES: dict[int, dict[str, float]] = {}   # GRPO step (1-based) -> seconds generating, seconds the reward call waited
 
 
@@ -60,7 +70,7 @@ def alternating(factory):
             def _generate_single_turn(self, *args, **kwargs):
                 t0, step = time.perf_counter(), self.state.global_step + 1   # global_step counts the steps done
                 try:
-                    if ARMS[(step - 1) % 4]:
+                    if is_overlapped(step):
                         return super()._generate_single_turn(*args, **kwargs)
                     return base._generate_single_turn(self, *args, **kwargs)
                 finally:
@@ -85,6 +95,24 @@ def counting_early_starts() -> dict[int, int]:
     return counts
 
 
+def counting_claims() -> None:
+    """Note each early start the reward call used (its completion and draw unchanged) in CLAIMS."""
+    from brushwork.train.rewards import BrushworkReward
+
+    claim = BrushworkReward._claim
+
+    def counted(self, index, job):
+        with self._lock:
+            early = self._early.get(index)
+        CLAIMS.append(early is not None and early[0] == job)
+        return claim(self, index, job)
+
+    BrushworkReward._claim = counted
+
+
+CLAIMS: list[bool] = []
+
+
 def timing_reward_calls() -> None:
     """Record how long each reward call waits for its scores (TRL calls it after the whole batch
     generated: serial, that is every render; overlapped, only what the early starts left)."""
@@ -93,12 +121,12 @@ def timing_reward_calls() -> None:
     call = BrushworkReward.__call__
 
     async def timed(self, *args, **kwargs):
-        t0 = time.perf_counter()
+        t0, claimed = time.perf_counter(), len(CLAIMS)
         try:
             return await call(self, *args, **kwargs)
         finally:
             step = int(getattr(kwargs.get("trainer_state"), "global_step", 0) or 0) + 1
-            PHASES.setdefault(step, {})["reward"] = time.perf_counter() - t0
+            PHASES.setdefault(step, {}).update(reward=time.perf_counter() - t0, used=sum(CLAIMS[claimed:]))
 
     BrushworkReward.__call__ = timed
 
@@ -108,10 +136,49 @@ def step_times(out: Path) -> list[tuple[int, float]]:
     return [(r["step"], r["step_time"]) for r in rows if "step_time" in r]
 
 
-def ratio_interval(serial: list[float], overlapped: list[float], resamples: int = 4000) -> tuple[float, float]:
+def step_rows(out: Path) -> dict[int, dict]:
+    """Each step's time, mean reward paid (`paid`) and phases (generate, reward) as the run in `out` kept them."""
+    if not (out / "phases.json").exists():
+        return {}
+    phases = json.loads((out / "phases.json").read_text())["phases"]
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    return {r["step"]: {"t": r["step_time"], "paid": r.get("reward"), **phases.get(str(r["step"]), {})}
+            for r in rows if "step_time" in r and r["step"] > 1}
+
+
+def crossed(cache: Path) -> tuple[list, int, bool] | None:
+    """The ABBA run and its crossed BAAB twin, step by step: both replay the same completions (the
+    overlap never changes a reward, and the seed is the same), so each step's paintings are timed
+    both ways. Rows: (label, serial mean, overlapped mean, ratio, interval) for the step and its
+    phases; the number of steps paired; whether every paired step's reward was the same."""
+    a, b = step_rows(cache / "run"), step_rows(cache / "run-swapped")
+    steps = sorted(set(a) & set(b))
+    if not steps:
+        return None
+    same = all(a[k]["paid"] == b[k]["paid"] for k in steps)
+    rng, table = np.random.default_rng(0), []
+    for label, key in (("mean GRPO step", "t"), *PHASE_LABELS):
+        if not all(key in a[k] and key in b[k] for k in steps):
+            continue
+        pairs = np.array([(a[k][key], b[k][key]) if not is_overlapped(k, False) else (b[k][key], a[k][key])
+                          for k in steps])           # (serial, overlapped) of the same step
+        draws = [(lambda d: d[:, 1].sum() / d[:, 0].sum())(pairs[rng.integers(0, len(pairs), len(pairs))])
+                 for _ in range(4000)]
+        lo, hi = np.quantile(draws, [0.025, 0.975])
+        table.append([label, f"{pairs[:, 0].mean():.2f} s", f"{pairs[:, 1].mean():.2f} s",
+                      f"{pairs[:, 1].sum() / pairs[:, 0].sum():.2f} [{lo:.2f}, {hi:.2f}]"])
+    return table, len(steps), same
+
+
+def ratio_interval(runs: list[tuple[int, bool, float]], resamples: int = 4000) -> tuple[float, float]:
+    """95 % bootstrap interval of overlapped / serial mean step time, resampling whole ABBA blocks
+    (each holds two steps of each arm, so a drift in the machine's load stays inside a block)."""
+    blocks: dict[int, list[list[float]]] = {}
+    for step, arm, t in runs:
+        blocks.setdefault((step - 2) // 4, [[], []])[arm].append(t)
+    sums = np.array([[sum(a), sum(b)] for a, b in blocks.values() if a and b])
     rng = np.random.default_rng(0)
-    a, b = np.asarray(serial), np.asarray(overlapped)
-    draws = [b[rng.integers(0, b.size, b.size)].mean() / a[rng.integers(0, a.size, a.size)].mean()
+    draws = [(lambda s: s[1] / s[0])(sums[rng.integers(0, len(sums), len(sums))].sum(axis=0))
              for _ in range(resamples)]
     lo, hi = np.quantile(draws, [0.025, 0.975])
     return float(lo), float(hi)
@@ -126,9 +193,11 @@ def run(args, out: Path, steps: int) -> tuple[dict[int, int], int]:
 
     overlap.overlapping = alternating(overlap.overlapping)   # run.py looks it up when it builds the trainer
     early = counting_early_starts()
+    counting_claims()
     timing_reward_calls()
     brush, grpo, model = parse([*COMMON, "--output_dir", str(out), "--tiny", "false", "--model_name_or_path",
-                                str(base), "--sft_samples", "0", "--max_steps", str(steps), "--warmup_steps", "0"])
+                                str(base), "--sft_samples", "0", "--max_steps", str(steps), "--warmup_steps", "0",
+                                *args.train_args.split()])
     (out / "metrics.jsonl").unlink(missing_ok=True)
     train_in_process(brush, grpo, model)
     return early, grpo.generation_batch_size
@@ -158,12 +227,15 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "bench-overlap")
     ap.add_argument("--sft_samples", type=int, help="a shorter warm-up than the config's (said in the results)")
     ap.add_argument("--sft_epochs", type=float)
+    ap.add_argument("--train-args", default="", help="forwarded to `brushwork train` (stated in the results)")
+    ap.add_argument("--swap", action="store_true", help="the crossed run (BAAB, into CACHE/run-swapped)")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--summarise", action="store_true",
                     help="only read the run's metrics.jsonl (a run stopped early: the steps it finished)")
     args = ap.parse_args()
 
-    out, steps = args.cache / "run", 1 + 4 * args.blocks
+    SWAPPED[0] = args.swap
+    out, steps = args.cache / ("run-swapped" if args.swap else "run"), 1 + 4 * args.blocks
     loads, t0, early, batch = [os.getloadavg()[0]], time.perf_counter(), {}, None
     kept = out / "phases.json"                     # what the run counted, kept beside its metrics
     if not args.summarise:
@@ -178,27 +250,37 @@ def main() -> None:
     else:
         wall, loads = 0.0, [*loads, os.getloadavg()[0]]
     measured = step_times(out)[1:]                             # the first step starts the browsers
-    times = {arm: [t for step, t in measured if ARMS[(step - 1) % 4] is arm] for arm in (False, True)}
-    runs = [(step, ARMS[(step - 1) % 4], t) for step, t in measured]
+    times = {arm: [t for step, t in measured if is_overlapped(step) is arm] for arm in (False, True)}
+    runs = [(step, is_overlapped(step), t) for step, t in measured]
     serial, overlapped = (float(np.mean(times[k])) for k in (False, True))
-    lo, hi = ratio_interval(times[False], times[True])
+    lo, hi = ratio_interval(runs)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    warmup = (f"sft_samples {args.sft_samples or 'as configured'}, sft_epochs {args.sft_epochs or 'as configured'}")
+    warmup = (f"sft_samples {args.sft_samples or 'as configured'}, sft_epochs {args.sft_epochs or 'as configured'}"
+              + (f"; training with `{args.train_args}`" if args.train_args else ""))
     blocks = [
         ("Step time, serial vs overlapped", ["", "serial", "overlapped", "overlapped / serial (95 % interval)"],
          [[f"mean GRPO step ({len(times[False])} + {len(times[True])} steps)", f"{serial:.1f} s",
            f"{overlapped:.1f} s", f"{overlapped / serial:.2f} [{lo:.2f}, {hi:.2f}]"],
           *[phase_row(label, key, runs) for label, key in PHASE_LABELS]]),
         ("Steps, in order", ["step", "overlap", "step time (s)", "generating (s)", "reward call waited (s)",
-                             "completions started at their end-of-sequence"],
+                             "completions started at their end-of-sequence", "early scores the reward used"],
          [[str(step), str(arm).lower(), f"{t:.1f}", *(seconds(PHASES.get(step, {}).get(k)) for k in PHASE_KEYS),
-           f"{early.get(step, 0)} of {batch}" if batch else "not counted"] for step, arm, t in runs]),
+           f"{early.get(step, 0)} of {batch}" if batch else "not counted",
+           str(PHASES.get(step, {}).get("used", "not counted"))] for step, arm, t in runs]),
     ]
+    both = crossed(args.cache)
+    if both is not None:
+        table, paired, same = both
+        blocks.insert(0, (f"Each step timed both ways: the ABBA run and its BAAB twin ({paired} steps paired; "
+                          f"{'the same' if same else 'NOT the same'} reward at every step)",
+                          ["", "serial", "overlapped", "overlapped / serial (95 % interval over steps)"], table))
     header = (f"## Overlap: scoring while the batch generates (benchmarks/overlap.py)\n\nRun of {when}: tiny-cpu, "
               f"one run of {len(measured) + 1} GRPO steps alternating ABBA (the first step dropped) on "
               f"the cached warm-up model ({warmup}){f', {wall / 60:.1f} min' if batch else ''}; "
               f"load average (1 min) {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores, shared with "
-              "other work. Done when overlapped < serial.")
+              "other work. Done when overlapped < serial. The run alternates arms, so its two arms score "
+              "different steps' paintings; `--swap` runs the crossed twin (BAAB) of the same run, which "
+              "replays the same completions, and the first table pairs every step with itself.")
     from rich.console import Console
 
     print_tables(Console(), blocks)
