@@ -49,8 +49,6 @@ def warm_model(cache: Path, sft_samples: int | None, sft_epochs: float | None) -
 
 
 ARMS = (False, True, True, False)      # serial, overlapped, overlapped, serial
-
-
 SWAPPED = [False]                      # the crossed run: every step's arm the other way round
 
 
@@ -58,6 +56,8 @@ def is_overlapped(step: int, swapped: bool | None = None) -> bool:
     """The arm of GRPO step `step` (1-based): step 1, dropped, is serial; blocks of ABBA from step 2
     (BAAB in the crossed run)."""
     return step > 1 and ARMS[(step - 2) % 4] != (SWAPPED[0] if swapped is None else swapped)
+
+
 PHASES: dict[int, dict[str, float]] = {}   # GRPO step (1-based) -> seconds generating, seconds the reward call waited
 
 
@@ -131,9 +131,14 @@ def timing_reward_calls() -> None:
     BrushworkReward.__call__ = timed
 
 
-def step_times(out: Path) -> list[tuple[int, float]]:
+def step_metrics(out: Path) -> list[dict]:
+    """The run's logged steps (those with a step time), from its metrics.jsonl."""
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    return [(r["step"], r["step_time"]) for r in rows if "step_time" in r]
+    return [r for r in rows if "step_time" in r]
+
+
+def step_times(out: Path) -> list[tuple[int, float]]:
+    return [(r["step"], r["step_time"]) for r in step_metrics(out)]
 
 
 def step_rows(out: Path) -> dict[int, dict]:
@@ -141,9 +146,8 @@ def step_rows(out: Path) -> dict[int, dict]:
     if not (out / "phases.json").exists():
         return {}
     phases = json.loads((out / "phases.json").read_text())["phases"]
-    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     return {r["step"]: {"t": r["step_time"], "paid": r.get("reward"), **phases.get(str(r["step"]), {})}
-            for r in rows if "step_time" in r and r["step"] > 1}
+            for r in step_metrics(out) if r["step"] > 1}
 
 
 def crossed(cache: Path) -> tuple[list, int, bool] | None:

@@ -18,3 +18,19 @@ def in_groups(groups: set[int]) -> set[int]:
             if fields[0] != b"Z" and int(fields[2]) in groups:
                 pids.add(int(entry.name))
     return pids
+
+
+def thread_nice_values(group: int) -> dict[str, int]:
+    """The nice value of every thread ("pid/tid") of every live process in process group `group`."""
+    values = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            for task in (entry / "task").iterdir():
+                fields = (task / "stat").read_bytes().rsplit(b")", 1)[1].split()
+                if fields[0] != b"Z" and int(fields[2]) == group:
+                    values[f"{entry.name}/{task.name}"] = int(fields[16])
+        except (OSError, IndexError):
+            continue
+    return values

@@ -7,7 +7,7 @@ import os
 import signal
 
 import pytest
-from processes import in_groups
+from processes import in_groups, thread_nice_values
 
 from brushwork.errors import RenderError
 from brushwork.render import RenderConfig, Renderer
@@ -205,23 +205,6 @@ def test_runtime_flags_name_the_right_rule(renderer):
 def test_pixel_density_one_keeps_the_canvas(renderer):
     r = renderer.render(sketch("brush.circle(300, 300, 100);", "pixelDensity(1);"), use_cache=False)
     assert r.status == "ok" and (r.width, r.height) == (600, 600) and r.flags == ()
-
-
-def thread_nice_values(group: int) -> dict[str, int]:
-    """The nice value of every thread of every live process in process group `group`, from /proc."""
-    values = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            tasks = os.listdir(f"/proc/{entry}/task")
-            for tid in tasks:
-                fields = open(f"/proc/{entry}/task/{tid}/stat", "rb").read().rsplit(b")", 1)[1].split()
-                if fields[0] != b"Z" and int(fields[2]) == group:
-                    values[f"{entry}/{tid}"] = int(fields[16])
-        except (OSError, IndexError):
-            continue
-    return values
 
 
 def browser_threads(renderer) -> dict[str, int]:
