@@ -84,10 +84,11 @@ def held_out(pools: dict, bounds, repeats: int) -> dict:
 
 
 def attacks_margin(pool, paintings, bounds, cache) -> dict:
-    """family -> best aesthetic minus the median honest example's, the model fit with `bounds`."""
+    """family -> best aesthetic minus the median honest example's, the model fit with `bounds`
+    (its choice and head only: the nested figures, 15 choices more, are not read here)."""
     from brushwork.score.taste.model import fit
 
-    model = fit(pool, cache=cache, bounds=bounds)
+    model = fit(pool, cache=cache, bounds=bounds, nested=False)
     honest = statistics.median(model.aesthetic(p) for p in paintings["honest"])
     return {f: max(model.aesthetic(p) for p in pngs) - honest for f, pngs in paintings.items() if f != "honest"} | {
         "honest median": honest, "chosen": model.report["selection"]["chosen"]}
