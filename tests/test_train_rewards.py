@@ -190,6 +190,34 @@ def test_remote_rollouts_leave_no_open_session_behind(example_pool):
     assert BrushworkEnv("ws://127.0.0.1:1")._message_timeout == step_timeout_s(None)
 
 
+@pytest.mark.timeout(900)     # the example pool renders in its setup
+def test_a_reward_keeps_no_more_episodes_at_a_server_than_it_takes_sessions(example_pool, capsys):
+    """A server with --max-sessions 2 refuses a third connection; a reward of 6 slots once lost
+    the completions past it (None: half a batch unscored). It reads the server's limit from its
+    /health, keeps 2 episodes there at a time and says so; every completion is scored. The legal
+    twin, a server with room for every slot, hears no warning."""
+    from servers import serve
+
+    from brushwork.env.server.app import build_app
+    from brushwork.env.server.context import ServerContext
+    from brushwork.env.settings import ServerSettings
+    from brushwork.train.rewards import shared_pipeline
+
+    for sessions, warned in ((2, True), (6, False)):
+        context = ServerContext(ServerSettings(max_sessions=sessions), pipeline=shared_pipeline())
+        with serve(build_app(context)) as url:
+            reward = BrushworkReward(server_url=url.replace("http", "ws"), parallel=6)
+            try:
+                out = reward.score(prompts=["p"] * 6, completions=[chat(HONEST)] * 6, seed=[13] * 6,
+                                   trainer_state=SimpleNamespace(global_step=1))
+            finally:
+                reward.close()
+            assert None not in out and min(out) > 0.05, [c.infra for c in reward.last]
+            assert context.sessions_total == 6
+        said = capsys.readouterr().err
+        assert ("takes 2 sessions at once" in said and "--max-sessions" in said) is warned, said
+
+
 def test_remote_groups_get_the_diversity_hook_too(example_pool, tmp_path):
     """Scored by a real server on a socket, a group's cards are rewritten the same way: the
     server's weights weigh the term, the reward sees the whole group and pays the jittered

@@ -56,6 +56,20 @@ def step_timeout_s(options=None) -> float:
     return seconds
 
 
+async def session_limit(url: str, timeout_s: float = 30.0) -> int | None:
+    """How many sessions the server at `url` (ws:// or http://) takes at once, from its /health;
+    None when it does not say (or cannot be reached: the episode that follows says why)."""
+    import httpx
+
+    base = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+    try:
+        async with httpx.AsyncClient(timeout=timeout_s) as http:
+            limit = (await http.get(base + "/health")).json().get("sessions", {}).get("max")
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return None
+    return int(limit) if isinstance(limit, int) and limit > 0 else None
+
+
 @dataclass
 class _Journal:
     reset_kwargs: dict

@@ -14,8 +14,9 @@ backend gets them: `term_stats`), and the best painting that passed is kept for
 It is async (TRL awaits it, every completion of a batch scored concurrently; `score()` is the
 synchronous facade) and scores in-process on one shared pipeline (`brushwork.score.pipeline`) or
 through one or more running `brushwork serve` servers (the OpenEnv client; completions go
-round-robin): `parallel` slots for the whole run, each with one client per server, each rollout
-one episode whose server session is released when it ends; `close()` closes the clients and
+round-robin): `parallel` slots for the whole run, each with one client per server (never more
+at one server than the sessions its /health says it takes), each rollout one episode whose
+server session is released when it ends; `close()` closes the clients and
 stops the reward's event loop. A completion can be started early, while the rest of its batch
 still generates (`start_early`, used by `brushwork.train.overlap`). It pickles (the loop and the
 clients are rebuilt lazily). With `film` set, every painting is saved with its code and
@@ -34,6 +35,7 @@ import asyncio
 import base64
 import hashlib
 import math
+import sys
 import threading
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -186,12 +188,13 @@ class BrushworkReward:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._slots: asyncio.Queue | None = None   # `parallel` remote slots, each one client per server
+        self._rooms: dict[str, asyncio.Semaphore] = {}   # per server: the sessions it takes at once
         self._clients: list = []
         self._early: dict[int, tuple[Job, Future]] = {}
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        for key in ("_loop", "_thread", "_lock", "_slots", "_clients", "_early"):
+        for key in ("_loop", "_thread", "_lock", "_slots", "_rooms", "_clients", "_early"):
             state.pop(key, None)
         state["last"], state["last_pngs"], state["best"] = [], [], None
         return state
@@ -312,12 +315,31 @@ class BrushworkReward:
         on one of `parallel` slots (each slot one client per server, kept across calls); whatever
         fails on the way is None with its reason (the client is closed and dropped, so the slot's
         next completion connects afresh)."""
-        from brushwork.env.client import BrushworkEnv, step_timeout_s
-
         if self._slots is None:
             self._slots = asyncio.Queue()
             for _ in range(max(1, self.parallel)):
                 self._slots.put_nowait({})
+        async with await self._room(url):
+            return await self._score_on_a_slot(job, url)
+
+    async def _room(self, url: str) -> asyncio.Semaphore:
+        """At most as many of this reward's episodes at a server as it takes sessions: past its
+        --max-sessions a server refuses the connection, and the completion would be None."""
+        from brushwork.env.client import session_limit
+
+        if url not in self._rooms:
+            limit, slots = await session_limit(url), max(1, self.parallel)
+            if url not in self._rooms:      # asked once per server, whoever asked first
+                if limit is not None and limit < slots:
+                    print(f"brushwork: the server at {url} takes {limit} sessions at once (--max-sessions); this "
+                          f"reward keeps {limit} of its {slots} slots there (raise the server's --max-sessions to "
+                          "score more at once)", file=sys.stderr, flush=True)
+                self._rooms[url] = asyncio.Semaphore(min(limit or slots, slots))
+        return self._rooms[url]
+
+    async def _score_on_a_slot(self, job: Job, url: str) -> tuple[ScoreCard, bytes | None]:
+        from brushwork.env.client import BrushworkEnv, step_timeout_s
+
         slot = await self._slots.get()
         try:
             if url not in slot:
