@@ -290,3 +290,69 @@ def test_two_processes_train_with_one_scorer_for_the_node(tmp_path, reciting_mod
         top = max(f.reward for f in passed)
         best = [_rgb((out / "film" / f.png_file).read_bytes()) for f in passed if f.reward == top]
         assert any(np.array_equal(_rgb(images[step]), b) for b in best), f"step {step}: not the best of both"
+
+
+def _nice(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[16])
+
+
+def _descendants(pid: int) -> set[int]:
+    """Live processes below `pid` (its browsers and theirs)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != b"Z":
+                parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.chromium
+@pytest.mark.timeout(600)
+def test_the_node_scorer_is_a_process_of_its_own_below_the_trainer(example_pool, tmp_path):
+    """The node's scorer runs in its own interpreter (never on a trainer's GIL), `render_nice`
+    below the process that starts it with its browsers, scores a rollout over its socket, writes
+    its last health report when closed, and leaves no process behind."""
+    from test_score import HONEST
+
+    from brushwork.score.options import ScoringOptions
+    from brushwork.train.launch import NodeScorer
+    from brushwork.train.rewards import BrushworkReward
+
+    options = ScoringOptions(workers=1, render_nice=3)
+    scorer = NodeScorer(options, 4, log=tmp_path / "scorer.log", report=tmp_path / "scorer.json")
+    try:
+        assert scorer.pid != os.getpid() and _nice(scorer.pid) == _nice(os.getpid()) + 3
+        reward = BrushworkReward(server_url=scorer.url, parallel=1)
+        try:
+            assert reward.score(prompts=["p"], completions=[HONEST], seed=[13])[0] > 0.05
+        finally:
+            reward.close()
+        below = _descendants(scorer.pid)
+        assert below and {_nice(pid) for pid in below} == {_nice(scorer.pid)}    # its browsers, no lower
+    finally:
+        scorer.close()
+    health = json.loads((tmp_path / "scorer.json").read_text())
+    assert health["work"]["episodes"] == 1 and health["sessions"]["active"] == 0
+    assert not _descendants(scorer.pid) and scorer.returncode is not None
+
+
+@pytest.mark.timeout(300)
+def test_a_node_scorer_that_cannot_start_says_why(tmp_path):
+    """A scorer whose server fails at start-up (a pool folder that does not exist) is a SetupError
+    carrying the end of its log, and leaves no process behind."""
+    from brushwork.errors import SetupError
+    from brushwork.score.options import ScoringOptions
+    from brushwork.train.launch import NodeScorer
+
+    missing = tmp_path / "no-such-pool"
+    with pytest.raises(SetupError) as failed:
+        NodeScorer(ScoringOptions(pool=str(missing), workers=1), 4, log=tmp_path / "scorer.log")
+    assert "did not start" in str(failed.value) and str(missing) in str(failed.value)

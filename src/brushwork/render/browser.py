@@ -98,7 +98,9 @@ def chromium_version(binary: str) -> str:
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP, CAP_SYS_NICE = 1, 24, 23
 
 
-def _child_setup(nice: int) -> None:  # runs in the child between fork and exec
+def child_setup(nice: int) -> None:
+    """Between fork and exec of a process brushwork starts (a browser, a node's scorer): it dies
+    with its parent, cannot raise its own priority, and runs `nice` lower than its parent."""
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     with contextlib.suppress(Exception):
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -163,7 +165,7 @@ class BrowserWorker:
         try:
             self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, start_new_session=True,
-                                         preexec_fn=functools.partial(_child_setup, self.nice))
+                                         preexec_fn=functools.partial(child_setup, self.nice))
         except OSError as e:
             raise SetupError(f"cannot start Chromium at {self.binary}: {e}") from e
         port_file = Path(self._profile) / "DevToolsActivePort"

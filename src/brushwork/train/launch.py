@@ -8,16 +8,17 @@ scores on one. `rollouts_per_step` states the number once; `plan_rollouts` deriv
 gradient accumulation that keeps it whatever the process count, and says so when it cannot.
 
 Scoring is one warm renderer pool per node, not one per process: the node's first process
-(local rank 0) serves the environment (`NodeScorer`, the same app as `brushwork serve`, on a
-free local port) and every process of the node scores through it over WebSocket.
+(local rank 0) starts the environment server in a process of its own (`NodeScorer`, the same
+app as `brushwork serve`, on a free local port) and every process of the node scores through it
+over WebSocket.
 """
 
 from __future__ import annotations
 
 import os
 import socket
-import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from brushwork.errors import ConfigError, SetupError
 
@@ -103,58 +104,93 @@ def free_port(host: str = "127.0.0.1") -> socket.socket:
 
 
 class NodeScorer:
-    """The environment server of one node, run in this process on a free local port: one warm
-    renderer pool, pool and scorers for every training process of the node. `url` is its
-    WebSocket address; `close()` stops it and its browsers, and writes its last health report
+    """The environment server of one node (the app `brushwork serve` runs), in a process of its
+    own on a free local port: one warm renderer pool, pool and scorers for every training process
+    of the node. Its own interpreter, so its event loop and scoring never wait on a trainer's GIL
+    (nor the trainer's generation on theirs); it and its browsers run `render_nice` below the
+    process that starts it and die with it. `url` is its WebSocket address; its output goes to
+    `log`; `close()` stops it (its browsers close with it) after writing its last health report
     (episodes, steps, sessions) to `report` when one is given."""
 
-    def __init__(self, options, sessions: int, host: str = "127.0.0.1", report=None):
-        import uvicorn
+    def __init__(self, options, sessions: int, log, host: str = "127.0.0.1", report=None,
+                 start_timeout_s: float = 300.0):
+        import functools
+        import json
+        import subprocess
+        import sys
 
-        from brushwork.env.server.app import build_app
-        from brushwork.env.server.context import ServerContext
-        from brushwork.env.settings import ServerSettings
+        from brushwork.render.browser import child_setup
 
-        self.report = report          # where close() writes the server's last /health (what it scored)
-        self._sock = free_port(host)
-        port = self._sock.getsockname()[1]
+        self.report = report
+        self.log = Path(log)
+        sock = free_port(host)
+        port = sock.getsockname()[1]
         values = {k: v for k, v in options.to_dict().items() if v is not None}
-        settings = ServerSettings(**{**values, "host": host, "port": port, "max_sessions": sessions})
-        self.context = ServerContext(settings)
-        config = uvicorn.Config(build_app(self.context), log_level="warning", timeout_graceful_shutdown=5)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
-                                        name="brushwork-node-scorer", daemon=True)
-        self._thread.start()
+        # the server is lowered as a whole: its browsers run at its own priority
+        settings = {**values, "host": host, "port": port, "max_sessions": sessions, "render_nice": 0}
+        self.base = f"http://{host}:{port}"
         self.url = f"ws://{host}:{port}"
-        self._wait_started()
+        command = [sys.executable, "-m", "brushwork.env.server.app", "--fd", str(sock.fileno()),
+                   "--settings", "-", "--log-level", "warning"]
+        with sock, self.log.open("wb") as out:
+            self._proc = subprocess.Popen(  # noqa: S603 - this interpreter, brushwork's own module
+                command, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, pass_fds=(sock.fileno(),),
+                preexec_fn=functools.partial(child_setup, values.get("render_nice", 0)))
+            self._proc.stdin.write(json.dumps(settings).encode())
+            self._proc.stdin.close()
+        self._wait_started(start_timeout_s)
 
-    def _wait_started(self, timeout_s: float = 60.0) -> None:
+    def _wait_started(self, timeout_s: float) -> None:
         import time
 
+        import httpx
+
         deadline = time.monotonic() + timeout_s
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.close()
-                raise SetupError(f"the node's scoring server did not start on {self.url} within {timeout_s:g}s "
-                                 "(its log above says why)")
-            time.sleep(0.05)
+        while True:
+            try:
+                if httpx.get(self.base + "/health", timeout=5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self._proc.poll() is not None or time.monotonic() > deadline:
+                self.close(report=False)
+                raise SetupError(f"the node's scoring server did not start on {self.url} within {timeout_s:g}s; "
+                                 f"its log ({self.log}) ends:\n{self.tail()}")
+            time.sleep(0.2)
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.poll()
+
+    def tail(self, lines: int = 15) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
     def health(self) -> dict:
-        return self.context.health()
+        import httpx
 
-    def close(self) -> None:
+        return httpx.get(self.base + "/health", timeout=30).json()
+
+    def close(self, report: bool = True) -> None:
+        """Write the last health report (when asked and the server still answers), then stop the
+        server: SIGTERM (it closes its browsers), and SIGKILL past a grace period."""
         import json
-        from pathlib import Path
+        import subprocess
 
-        self._server.should_exit = True
-        self._thread.join(timeout=30)
-        self._sock.close()
         try:
-            if self.report is not None:
+            if report and self.report is not None and self._proc.poll() is None:
                 Path(self.report).write_text(json.dumps(self.health(), indent=1, default=str), encoding="utf-8")
         finally:
-            self.context.close()
+            if self._proc.poll() is None:
+                self._proc.terminate()
+                try:
+                    self._proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait()
 
 
 def node_scorer_url(where: Layout, start) -> tuple[str, object | None]:

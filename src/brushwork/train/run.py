@@ -193,8 +193,9 @@ def train(args: BrushworkArguments, grpo, model_args, on_warmup=None, on_plan=No
     scorer = None
     if node_scored:
         sessions = where.local_world * 8 + 8     # every process's reward workers, and room for a reconnect
-        report = out / f"scorer-{socket.gethostname()}.json"
-        url, scorer = node_scorer_url(where, lambda: NodeScorer(config, sessions=sessions, report=report))
+        host = socket.gethostname()
+        url, scorer = node_scorer_url(where, lambda: NodeScorer(config, sessions, log=out / f"scorer-{host}.log",
+                                                                report=out / f"scorer-{host}.json"))
         env_urls = [url]
     rewards = []
     try:

@@ -141,13 +141,17 @@ async def _client_error(status: int, request: Request, error: Exception) -> JSON
     return JSONResponse({"detail": str(error)}, status_code=status)
 
 
-def serve(settings: ServerSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
-    """Start the shared pipeline (browsers, pool, scorers), then listen until stopped."""
+def serve(settings: ServerSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
+          sock=None) -> None:
+    """Start the shared pipeline (browsers, pool, scorers), then listen until stopped (SIGTERM or
+    Ctrl-C: the browsers are closed): on host:port, or on `sock`, a bound socket handed over."""
     import uvicorn
 
     context = ServerContext(settings)
     try:
-        uvicorn.run(build_app(context), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=5)
+        config = uvicorn.Config(build_app(context), host=host, port=port, log_level=log_level,
+                                timeout_graceful_shutdown=5)
+        uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
     finally:
         context.close()
 
@@ -168,14 +172,24 @@ def __getattr__(name: str):
 
 
 def main() -> None:
-    """`python -m brushwork.env.server.app [--host H] [--port P]`; other settings from BRUSHWORK_*."""
+    """`python -m brushwork.env.server.app [--host H] [--port P]`; other settings from BRUSHWORK_*,
+    or `--settings -` (the JSON of ServerSettings on stdin) and `--fd N` (listen on the bound
+    socket N, inherited): how a training node starts its scorer (`brushwork.train.launch`)."""
     import argparse
+    import socket
+    import sys
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--fd", type=int, help="an inherited bound socket to listen on (instead of host:port)")
+    parser.add_argument("--settings", choices=["env", "-"], default="env",
+                        help="env: BRUSHWORK_* variables; -: the settings as JSON on stdin")
+    parser.add_argument("--log-level", default="info")
     args = parser.parse_args()
-    serve(ServerSettings.from_env(), args.host, args.port)
+    settings = ServerSettings(**json.load(sys.stdin)) if args.settings == "-" else ServerSettings.from_env()
+    sock = socket.socket(fileno=args.fd) if args.fd is not None else None
+    serve(settings, args.host, args.port, args.log_level, sock=sock)
 
 
 if __name__ == "__main__":
