@@ -80,7 +80,11 @@ class BrushworkToolEnv:
         self.terms: dict | None = None
         self.finished = False
         self.calls = 0
-        self.replies: list[str] = []    # what each painting was submitted as
+
+    @property
+    def replies(self) -> list[str]:
+        """What each painting was submitted as: the episode's attempts, in order."""
+        return [attempt.reply for attempt in self.episode.attempts] if self.episode is not None else []
 
     def reset(self, **row) -> str:
         from brushwork.env.episode import EpisodeRunner
@@ -91,7 +95,7 @@ class BrushworkToolEnv:
                                     domain=row.get("domain"), revisions=int(row.get("revisions", self.revisions)),
                                     references=row.get("references"))
         self.row = row
-        self.reward, self.terms, self.finished, self.calls, self.replies = None, None, False, 0, []
+        self.reward, self.terms, self.finished, self.calls = None, None, False, 0
         return instructions(self.episode.config.revisions)
 
     def submit_sketch(self, sketch: str):   # no return annotation: the tool's schema stays short
@@ -105,7 +109,6 @@ class BrushworkToolEnv:
         if self.finished:
             return [{"type": "text", "text": "The episode is over; the last painting was scored."}]
         self.calls += 1
-        self.replies.append(sketch)
         t0 = time.perf_counter()
         turn = self.episode.submit(sketch)
         CLOCK.add(time.perf_counter() - t0)
@@ -127,8 +130,6 @@ def finish_episode(env: BrushworkToolEnv, answer: str) -> None:
     an environment becomes a tool.)"""
     if env.episode is None or env.finished:
         return
-    if not env.episode.attempts:
-        env.replies.append(answer)
     t0 = time.perf_counter()
     turn = env.episode.submit("" if env.episode.attempts else answer, done=True)
     CLOCK.add(time.perf_counter() - t0)
