@@ -168,13 +168,9 @@ def taste_fit(
     out.print(taste_curve_table(report["selection"]))
     cost = ", ".join(f"{k} {v:.0f} ms" for k, v in report["per_image_ms"].items())
     dims = f", {report['dims']} embedding components" if report["features"] != "classical" else ""
-    selection = report["selection"]
-    chosen = next(c for c in selection["curve"] if c["procedure"] == selection["chosen"])
-    why = "the only candidate" if len(selection["curve"]) == 1 else (
-        f"best mean inner-CV score of {len(selection['curve'])} candidates: {chosen['score']:.3f} ± "
-        f"{chosen['se']:.3f} over {selection['folds']} inner folds")
-    out.print(f"chosen: {report['features']} features{dims}, l2 {report['l2']:g} ({why}), fit on all training "
-              f"paintings; {sum(report['pairs'].values())} held-out pairs")
+    out.print(f"chosen: {report['features']} features{dims}, l2 {report['l2']:g} (best inner-CV score of "
+              f"{len(report['selection']['curve'])} candidates), fit on all training paintings; "
+              f"{sum(report['pairs'].values())} held-out pairs")
     out.print(f"cost: choice and fit {report['choose_cpu_s']:.1f} CPU-s, nested figures "
               f"{report['report_cpu_s']:.1f} CPU-s, {report['fit_s']:.1f} s in all; per image {cost}")
     out.print(f"saved {output}")
@@ -182,8 +178,7 @@ def taste_fit(
 
 def taste_curve_table(selection: dict) -> Table:
     """The inner-CV curve: each candidate's score (mean held-out pairwise accuracy over tier pairs,
-    over the inner folds of the training paintings) ± its standard error, a row per feature set, a
-    column per L2; * the choice (the best mean)."""
+    3-fold CV on the training paintings), a row per feature set, a column per L2; * the choice."""
     curve = selection["curve"]
     l2s = sorted({c["l2"] for c in curve})
     rows: dict[str, dict] = {}
@@ -191,11 +186,10 @@ def taste_curve_table(selection: dict) -> Table:
         name = c["kind"] if c["kind"] == "classical" else f"{c['kind']} ({c['dims']} components)"
         rows.setdefault(name, {})[c["l2"]] = c
     table = Table("features", *(f"l2 {v:g}" for v in l2s),
-                  title=f"inner-CV curve: score of each candidate (mean pairwise accuracy over tier pairs, over "
-                        f"{selection['folds']} inner folds of the training paintings) ± its standard error; "
-                        f"* chosen (the best mean)")
+                  title="inner-CV curve: score of each candidate (mean pairwise accuracy over tier pairs, "
+                        "3-fold CV on the training paintings); * chosen")
     for name, cells in rows.items():
-        table.add_row(name, *("-" if v not in cells else f"{cells[v]['score']:.3f}±{cells[v]['se']:.3f}"
+        table.add_row(name, *("-" if v not in cells else f"{cells[v]['score']:.3f}"
                               + ("*" if cells[v]["procedure"] == selection["chosen"] else "") for v in l2s))
     return table
 

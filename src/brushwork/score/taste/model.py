@@ -37,7 +37,7 @@ from brushwork.score.taste.head import BOUNDS, Bounds, Procedure, _bootstrap, _f
 from brushwork.score.taste.select import CHOICES, KINDS, _candidates, cross_validate, one_blas_thread, select
 from brushwork.score.taste.support import Support
 
-VERSION = 12
+VERSION = 10
 
 
 class FeatureCache:

@@ -4,14 +4,11 @@ The candidates (`_candidates`) span the feature kinds (classical image statistic
 embedding, both), the embedding's principal components (`DIMS_GRID`: from a few to as many as
 the training paintings allow) and the L2 regularisation (`L2_GRID`: from a head that follows
 every rating to one that barely moves off the mean). `select` scores every candidate by a
-stratified 3-fold cross-validation on the training paintings, repeated over `INNER_REPEATS`
-shuffles: in each inner fold the mean, over tier pairs, of the pairwise accuracy on held-out
-paintings (so a pool with many love/nope pairs does not choose for love vs nope alone); a
-candidate's score is the mean over the folds, with its standard error. The best mean wins (ties:
-the simpler, listed first: classical before both before embedding, fewer components, more L2).
-One split of ~40 paintings into 3 folds decides partly by which paintings fell together; the
-mean over three shuffles decides by less of that luck. The scores of every candidate are the
-inner-CV curve that `taste fit` prints, each with its standard error.
+stratified 3-fold cross-validation on the training paintings (`INNER_REPEATS` shuffles): the
+mean, over tier pairs, of the pairwise accuracy on held-out paintings, so a pool with many
+love/nope pairs does not choose for love vs nope alone. The best candidate wins (ties: the
+simpler, listed first: classical before both before embedding, fewer components, more L2). Its scores for every
+candidate are the inner-CV curve that `taste fit` prints.
 
 The local-agreement cap (brushwork.score.taste.agreement) stays out of the choice: it is fitted on
 the chosen head as a guard. On the bundled pool the top candidates' inner scores lie within 0.003
@@ -42,7 +39,7 @@ CHOICES = ("auto",) + KINDS
 L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 DIMS_GRID = (8, 16, 32, 64)       # principal components of the embedding tried (at most paintings - 1)
 INNER_FOLDS = 3
-INNER_REPEATS = 3                 # shuffles of the inner folds whose mean the choice reads
+INNER_REPEATS = 1                 # shuffles of the inner folds averaged by the choice
 
 
 def one_blas_thread(fn):
@@ -108,48 +105,32 @@ def balanced(hits: dict[str, list[int]]) -> float:
 
 
 @dataclass(frozen=True)
-class Score:
-    """One candidate's inner-CV score: the mean over the inner folds and its standard error."""
-
-    mean: float
-    se: float
-
-
-@dataclass(frozen=True)
 class Selection:
     """The chosen procedure and every candidate's inner-CV score (its curve)."""
 
     chosen: Procedure
-    curve: tuple[tuple[Procedure, Score], ...]
+    curve: tuple[tuple[Procedure, float], ...]
 
     def to_dict(self) -> dict:
-        return {"chosen": self.chosen.label, "folds": INNER_FOLDS * INNER_REPEATS,
-                "curve": [{"procedure": p.label, "kind": p.kind, "dims": p.dims, "l2": p.l2,
-                           "score": round(s.mean, 4), "se": round(s.se, 4)} for p, s in self.curve]}
-
-
-def best_mean(procedures: list[Procedure], by_fold: list[list[float]]) -> Selection:
-    """Each candidate's mean over the inner folds (`by_fold[n]`: procedure n's balanced accuracy
-    in each fold, every shuffle's) and its standard error; the best mean chosen (the first of
-    equals), not the best of any one shuffle."""
-    scores = [Score(float(np.mean(f)), float(np.std(f, ddof=1) / np.sqrt(len(f))) if len(f) > 1 else 0.0)
-              for f in by_fold]
-    best = int(np.argmax([s.mean for s in scores]))
-    return Selection(procedures[best], tuple(zip(procedures, scores)))
+        return {"chosen": self.chosen.label, "curve": [{"procedure": p.label, "kind": p.kind, "dims": p.dims,
+                                                        "l2": p.l2, "score": round(s, 4)} for p, s in self.curve]}
 
 
 def select(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0, domains_of=None,
            bounds: Bounds = BOUNDS) -> Selection:
     """Every candidate scored by inner cross-validation on these paintings (with `bounds`, less the
-    local-agreement cap), each inner fold's balanced accuracy apart; the best mean chosen."""
+    local-agreement cap); the best chosen."""
     if len(procedures) == 1:
-        return Selection(procedures[0], ((procedures[0], Score(float("nan"), float("nan"))),))
+        return Selection(procedures[0], ((procedures[0], float("nan")),))
     bounds = dataclasses.replace(bounds, agreement=False)
-    by_fold: list[list[float]] = [[] for _ in procedures]
+    pooled = [dict() for _ in procedures]
     for train, test in _splits(tiers_of, order, INNER_FOLDS, INNER_REPEATS, seed):
         for n, p in enumerate(procedures):
-            by_fold[n].append(balanced(_rank(p, c, e, tiers_of, order, train, test, domains_of, bounds)))
-    return best_mean(procedures, by_fold)
+            for pair, h in _rank(p, c, e, tiers_of, order, train, test, domains_of, bounds).items():
+                pooled[n].setdefault(pair, []).extend(h)
+    scores = [balanced(h) for h in pooled]
+    best = int(np.argmax(scores))     # the first of equals
+    return Selection(procedures[best], tuple(zip(procedures, scores)))
 
 
 def choose(procedures: list[Procedure], c, e, tiers_of, order=TIERS, seed: int = 0, domains_of=None,
