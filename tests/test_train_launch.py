@@ -355,4 +355,6 @@ def test_a_node_scorer_that_cannot_start_says_why(tmp_path):
     missing = tmp_path / "no-such-pool"
     with pytest.raises(SetupError) as failed:
         NodeScorer(ScoringOptions(pool=str(missing), workers=1), 4, log=tmp_path / "scorer.log")
-    assert "did not start" in str(failed.value) and str(missing) in str(failed.value)
+    said = str(failed.value)
+    assert "did not start" in said and "exited with code" in said
+    assert said.splitlines()[-1] == f"error: {missing} is not a pool folder: metadata.jsonl is missing"

@@ -148,14 +148,16 @@ class NodeScorer:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                if httpx.get(self.base + "/health", timeout=5).status_code == 200:
+                if httpx.get(self.base + "/health", timeout=5, trust_env=False).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
-            if self._proc.poll() is not None or time.monotonic() > deadline:
+            code = self._proc.poll()
+            if code is not None or time.monotonic() > deadline:
                 self.close(report=False)
-                raise SetupError(f"the node's scoring server did not start on {self.url} within {timeout_s:g}s; "
-                                 f"its log ({self.log}) ends:\n{self.tail()}")
+                how = f"exited with code {code}" if code is not None else f"did not answer within {timeout_s:g}s"
+                raise SetupError(f"the node's scoring server did not start on {self.url} ({how}); its log "
+                                 f"({self.log}) ends:\n{self.tail()}")
             time.sleep(0.2)
 
     @property
@@ -172,7 +174,7 @@ class NodeScorer:
     def health(self) -> dict:
         import httpx
 
-        return httpx.get(self.base + "/health", timeout=30).json()
+        return httpx.get(self.base + "/health", timeout=30, trust_env=False).json()   # local: no proxy
 
     def close(self, report: bool = True) -> None:
         """Write the last health report (when asked and the server still answers), then stop the

@@ -24,7 +24,7 @@ from brushwork.env.server.brushwork_environment import BrushworkEnvironment
 from brushwork.env.server.context import ServerContext
 from brushwork.env.settings import ServerSettings
 from brushwork.env.upstream import ConcurrencyConfig, create_app
-from brushwork.errors import ActionError, AtCapacity, ConfigError, EpisodeError
+from brushwork.errors import ActionError, AtCapacity, BrushworkError, ConfigError, EpisodeError
 
 # What an HTTP caller did wrong, as a status: a malformed action or reset argument, or a value
 # out of range such as revisions=99 (422); an episode used out of order (409: /step without a
@@ -187,9 +187,12 @@ def main() -> None:
                         help="env: BRUSHWORK_* variables; -: the settings as JSON on stdin")
     parser.add_argument("--log-level", default="info")
     args = parser.parse_args()
-    settings = ServerSettings(**json.load(sys.stdin)) if args.settings == "-" else ServerSettings.from_env()
-    sock = socket.socket(fileno=args.fd) if args.fd is not None else None
-    serve(settings, args.host, args.port, args.log_level, sock=sock)
+    try:
+        settings = ServerSettings(**json.load(sys.stdin)) if args.settings == "-" else ServerSettings.from_env()
+        sock = socket.socket(fileno=args.fd) if args.fd is not None else None
+        serve(settings, args.host, args.port, args.log_level, sock=sock)
+    except BrushworkError as e:     # what to fix, in one line: the log's last
+        sys.exit(f"error: {e}")
 
 
 if __name__ == "__main__":
