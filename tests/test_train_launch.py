@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from processes import descendants, nice_of
 
 from brushwork.errors import ConfigError
 from brushwork.train.config import CONFIG_DIR, parse
@@ -292,28 +293,6 @@ def test_two_processes_train_with_one_scorer_for_the_node(tmp_path, reciting_mod
         assert any(np.array_equal(_rgb(images[step]), b) for b in best), f"step {step}: not the best of both"
 
 
-def _nice(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[16])
-
-
-def _descendants(pid: int) -> set[int]:
-    """Live processes below `pid` (its browsers and theirs)."""
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != b"Z":
-                parents[int(entry.name)] = int(fields[1])
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
 @pytest.mark.chromium
 @pytest.mark.timeout(600)
 def test_the_node_scorer_is_a_process_of_its_own_below_the_trainer(example_pool, tmp_path):
@@ -329,19 +308,19 @@ def test_the_node_scorer_is_a_process_of_its_own_below_the_trainer(example_pool,
     options = ScoringOptions(workers=1, render_nice=3)
     scorer = NodeScorer(options, 4, log=tmp_path / "scorer.log", report=tmp_path / "scorer.json")
     try:
-        assert scorer.pid != os.getpid() and _nice(scorer.pid) == _nice(os.getpid()) + 3
+        assert scorer.pid != os.getpid() and nice_of(scorer.pid) == nice_of(os.getpid()) + 3
         reward = BrushworkReward(server_url=scorer.url, parallel=1)
         try:
             assert reward.score(prompts=["p"], completions=[HONEST], seed=[13])[0] > 0.05
         finally:
             reward.close()
-        below = _descendants(scorer.pid)
-        assert below and {_nice(pid) for pid in below} == {_nice(scorer.pid)}    # its browsers, no lower
+        below = descendants(scorer.pid)
+        assert below and {nice_of(pid) for pid in below} == {nice_of(scorer.pid)}    # its browsers, no lower
     finally:
         scorer.close()
     health = json.loads((tmp_path / "scorer.json").read_text())
     assert health["work"]["episodes"] == 1 and health["sessions"]["active"] == 0
-    assert not _descendants(scorer.pid) and scorer.returncode is not None
+    assert not descendants(scorer.pid) and scorer.returncode is not None
 
 
 @pytest.mark.timeout(300)
