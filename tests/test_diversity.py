@@ -123,11 +123,31 @@ def test_a_group_pays_its_duplicates_less(looks):
     cards = [_card(weights) for _ in group]
     out = adjust_group(cards, [looks[n][1] for n in group])
     values = [c.diversity for c in out]
-    assert values[:2] == [0.0, 0.0] and values[2:] == [1.0, 1.0]
-    assert out[0].total == pytest.approx(cards[0].total - weights["diversity"])
+    # the noisy copy and its original each duplicate one of three group-mates; the layouts none
+    assert values == pytest.approx([2 / 3, 2 / 3, 1.0, 1.0])
+    assert out[0].total == pytest.approx(cards[0].total - weights["diversity"] / 3)
     assert out[2].total == pytest.approx(cards[2].total)
-    assert "group-mate 1" in out[0].term_notes["diversity"]
+    assert "group-mate 1" in out[0].term_notes["diversity"] and "a duplicate of 1" in out[0].term_notes["diversity"]
     assert min(pairwise([looks[n][1] for n in group])) <= diversity.DUPLICATE
+
+
+def test_a_crowded_composition_earns_less_than_a_rarer_one_at_any_split():
+    """5 members on one layout, 3 on another: the nearest-group-mate rule paid both nothing;
+    the share paid is 1 - (k-1)/(n-1), so the rarer layout earns more, and the group's mean is
+    the Gini-Simpson diversity of its layouts."""
+    weights = dict(preset_weights("recipe-diverse"))
+    left, right = _png(10), _png(60, (40, 60, 200))
+    out = adjust_group([_card(weights) for _ in range(8)], [left] * 5 + [right] * 3)
+    values = [c.diversity for c in out]
+    assert values[:5] == pytest.approx([3 / 7] * 5) and values[5:] == pytest.approx([5 / 7] * 3)
+    shares = [5 / 8, 3 / 8]
+    assert sum(values) / 8 == pytest.approx((1 - sum(p * p for p in shares)) * 8 / 7)
+    # the legal twin: every member on its own layout is paid in full; all on one, nothing
+    colours = ((200, 40, 60), (40, 60, 200), (40, 160, 60))
+    spread = adjust_group([_card(weights) for _ in range(3)], [_png(30, c) for c in colours])
+    assert [c.diversity for c in spread] == [1.0] * 3
+    same = adjust_group([_card(weights) for _ in range(4)], [left] * 4)
+    assert [c.diversity for c in same] == [0.0] * 4
 
 
 # -- group bookkeeping, on drawn paintings (no browser) ---------------------------------------------
@@ -173,7 +193,8 @@ def test_memory_pays_last_steps_winner_less_and_a_new_layout_nothing_less():
     adjust_group([_card(weights)], [_png(10)], memory, "paint a yellow hibiscus")
     again, new = adjust_group([_card(weights), _card(weights)], [_png(10), _png(45)], memory,
                               "paint a yellow hibiscus")
-    assert again.diversity == 0.0 and "recent step" in again.term_notes["diversity"]
+    # last step's winner again: distinct from its new group-mate, a duplicate of the remembered best
+    assert again.diversity == 0.5 and "recent step" in again.term_notes["diversity"]
     assert new.diversity == 1.0
     (other,) = adjust_group([_card(weights)], [_png(10)], memory, "another prompt")   # memory is per prompt
     assert other.diversity == 1.0

@@ -59,7 +59,7 @@ def test_reward_function_contract(example_pool):
     assert again[0] == pytest.approx(out[0], abs=1e-3) and clone.last[0].references == a.references
 
 
-def test_a_groups_duplicates_earn_no_diversity_and_a_new_layout_keeps_it(example_pool, tmp_path):
+def test_a_groups_duplicates_earn_less_diversity_and_a_new_layout_keeps_it(example_pool, tmp_path):
     from brushwork.painter import paint
 
     # the terms of recipe-diverse that need no judge or taste model (the group hook is the same)
@@ -73,7 +73,7 @@ def test_a_groups_duplicates_earn_no_diversity_and_a_new_layout_keeps_it(example
     out = reward.score(prompts=[prompt] * 4, completions=[chat(HONEST), chat(moved), chat(other), chat(CHEAT)],
                  seed=[11] * 4, subject=["a coral hibiscus"] * 4, trainer_state=SimpleNamespace(global_step=2))
     cards = reward.last
-    assert [c.diversity for c in cards[:3]] == [0.0, 0.0, 1.0]
+    assert [c.diversity for c in cards[:3]] == [0.5, 0.5, 1.0]     # each copy duplicates one of its two group-mates
     assert "group-mate" in cards[0].term_notes["diversity"] and cards[0].term_notes["adherence"].startswith(
         "asked coral")
     assert out[3] == 0.0 and cards[3].diversity is None            # a failed gate is not helped
@@ -245,8 +245,8 @@ def test_remote_groups_get_the_diversity_hook_too(example_pool, tmp_path):
         finally:
             reward.close()
     cards = reward.last
-    assert [c.diversity for c in cards[:3]] == [0.0, 0.0, 1.0] and "group-mate" in cards[0].term_notes["diversity"]
-    assert out[3] == 0.0 and out[2] > out[0] + 0.5
+    assert [c.diversity for c in cards[:3]] == [0.5, 0.5, 1.0] and "group-mate" in cards[0].term_notes["diversity"]
+    assert out[3] == 0.0 and out[2] > out[0] + 0.4      # 0.9 x the half the copy gives up
 
 
 def test_diversity_memory_is_a_training_setting():

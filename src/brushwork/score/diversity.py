@@ -14,9 +14,14 @@ two paintings differ by the mean colour difference over the cells where either p
 colour difference are what make noise useless: a duplicate whose coordinates move a few pixels,
 whose colours move a few units, whose strokes are laid in another order or that adds a few tiny
 strokes stays near its original, while a painting of the same subject laid out differently puts
-its paint elsewhere. A member's value ramps from 0 at `DUPLICATE` (distance to its nearest
-group-mate) to 1 at `DISTINCT`; both were set on rendered attacks and honest twins
-(tests/test_diversity.py, benchmarks/RESULTS.md "Diversity").
+its paint elsewhere. Two paintings count as distinct by a ramp from 0 at `DUPLICATE` apart to 1
+at `DISTINCT` (`value_of`; both set on rendered attacks and honest twins, tests/test_diversity.py,
+benchmarks/RESULTS.md "Diversity"), and a member's value is the share of its group-mates it is
+distinct from (`crowding`): a composition held by k of a group's n passed members pays each
+1 - (k-1)/(n-1). Read as an expectation, a composition drawn with probability p earns about
+1 - p, so the group's mean is the Gini-Simpson diversity of its compositions and GRPO's advantage
+moves probability from a crowded composition to a rarer one at every group, not only where a
+member happens to be alone (the nearest-group-mate rule it replaces paid a 5-3 split nothing).
 """
 
 from __future__ import annotations
@@ -90,11 +95,16 @@ def _aligned(a: Look, lab: np.ndarray, paint: np.ndarray) -> float:
     return float((weight * diff).sum() / weight.sum())
 
 
-def value_of(nearest: float | None) -> float:
-    """The term's value for a painting whose nearest group-mate is `nearest` away (None: alone)."""
-    if nearest is None:
-        return 1.0
-    return float(np.clip((nearest - DUPLICATE) / (DISTINCT - DUPLICATE), 0.0, 1.0))
+def value_of(apart: float) -> float:
+    """How distinct two paintings `apart` away count: 0 a duplicate (at or below DUPLICATE) .. 1
+    distinct (from DISTINCT)."""
+    return float(np.clip((apart - DUPLICATE) / (DISTINCT - DUPLICATE), 0.0, 1.0))
+
+
+def crowding(apart: list[float]) -> float:
+    """The term's value for a painting at these distances from its group-mates (and remembered
+    paintings): the share of them it is distinct from; 1 alone."""
+    return float(np.mean([value_of(d) for d in apart])) if apart else 1.0
 
 
 class DiversityTerm(Term):
@@ -102,7 +112,7 @@ class DiversityTerm(Term):
     and `adjust_group` sets its value once the group is known (alone it is 1)."""
 
     name = "diversity"
-    help = "weight of within-group diversity: a near-duplicate of a group-mate earns less of it"
+    help = "weight of within-group diversity: a painting earns the share of its group-mates it does not duplicate"
 
     def __init__(self, setup):
         pass
@@ -129,10 +139,11 @@ class Memory:
 
 
 def adjust_group(cards: list, pngs: list[bytes | None], memory: Memory | None = None, key: str = "") -> list:
-    """One group's cards with the diversity term set: each passed painting's distance to its
-    nearest passed group-mate (and to the remembered best paintings of `key`), the term's value
-    from it, the total recomputed. Cards that do not weigh the term, failed the gate (0 stays 0)
-    or have no total (None: ignored, never a neighbour) come back unchanged."""
+    """One group's cards with the diversity term set: each passed painting's distances to its
+    passed group-mates (and to the remembered best paintings of `key`), the term's value the
+    share of them it is distinct from (`crowding`), the total recomputed. Cards that do not
+    weigh the term, failed the gate (0 stays 0) or have no total (None: ignored, never a
+    neighbour) come back unchanged."""
     members = [i for i, (c, png) in enumerate(zip(cards, pngs))
                if c.passed and c.total is not None and png is not None and c.weights.get("diversity", 0) > 0]
     if not members:
@@ -143,21 +154,25 @@ def adjust_group(cards: list, pngs: list[bytes | None], memory: Memory | None = 
     for i in members:
         near = [(distance(looks[i], looks[j]), f"group-mate {j}") for j in members if j != i]
         near += [(distance(looks[i], old), "a recent step's best") for old in remembered]
-        nearest = min(near, default=None)
-        out[i] = _with_diversity(cards[i], nearest)
+        out[i] = _with_diversity(cards[i], near)
     if memory is not None:
         best = max(members, key=lambda i: out[i].total)
         memory.keep(key, looks[best])
     return out
 
 
-def _with_diversity(card, nearest: tuple[float, str] | None):
+def _with_diversity(card, near: list[tuple[float, str]]):
     from brushwork.score.reward import total  # reward's presets import this module by name
 
-    value = value_of(nearest[0] if nearest else None)
+    value = crowding([d for d, _ in near])
     terms = {**card.terms, "diversity": value}
-    note = (f"nearest: {nearest[1]}, {nearest[0]:.2f} apart (0 the same, "
-            f"duplicate at {DUPLICATE}, distinct from {DISTINCT})") if nearest else "no group-mate passed"
+    if near:
+        apart, who = min(near)
+        twins = sum(value_of(d) == 0.0 for d, _ in near)
+        note = (f"distinct from {value:.0%} of {len(near)} (a duplicate of {twins}); nearest: {who}, "
+                f"{apart:.2f} apart (0 the same, duplicate at {DUPLICATE}, distinct from {DISTINCT})")
+    else:
+        note = "no group-mate passed"
     return dataclasses.replace(card, terms=terms, total=total(card.weights, True, terms),
                                term_notes={**card.term_notes, "diversity": note})
 
