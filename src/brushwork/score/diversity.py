@@ -1,5 +1,5 @@
-"""Diversity within a GRPO group: how near each painting's nearest group-mate is, and the term
-that pays a near-duplicate less.
+"""Diversity within a GRPO group: how many of its group-mates each painting nearly duplicates,
+and the term that pays a crowded composition less.
 
 A group (the completions of one prompt at one training step) is known only where it is
 collected, so diversity is a *group-level adjustment*: `DiversityTerm` is the term's
@@ -42,8 +42,8 @@ SHIFT = 1          # cells a duplicate may be moved and still be compared in pla
 CAP = 40.0         # CIE ΔE at which two cells count as wholly different
 TEXTURE = 10.0     # CIE ΔE two cells may differ by as texture (a wash's mottling): counted as the same
 PAINT_DE = 4.0     # ΔE from the paper below which a cell is paper
-DUPLICATE = 0.05   # distance to the nearest group-mate at or below which the term pays 0
-DISTINCT = 0.09    # distance from which it pays 1
+DUPLICATE = 0.05   # distance at or below which two paintings are one composition (value_of 0)
+DISTINCT = 0.09    # distance from which they are distinct (value_of 1)
 
 
 @dataclass(frozen=True)
