@@ -1,9 +1,11 @@
 """Does the diversity term keep a group diverse, and does offline adherence read the colour painted?
 
 - train: the tiny CPU run (`brushwork train --config tiny-cpu`, `--steps` GRPO steps) per GRPO
-  seed with the recipe's judge-led preset and with recipe-diverse at each `--diversity-weight`
-  (the preset's 0.10 by default; adherence 0.05; judge and aesthetic give up the rest in their
-  2:1 proportion; a reward YAML through `--reward_file`), all from the same warmed-up weights,
+  seed with recipe-diverse at each `--diversity-weight` (the preset's 0.10 by default) and
+  without the term (recipe-diverse at weight 0), every other term as the preset has it (adherence
+  0.05: it pays the asked colour, which makes paintings alike, so both arms weigh it) and judge
+  and aesthetic taking up or giving back the difference in their 2:1 proportion (a reward YAML
+  through `--reward_file`), all from the same warmed-up weights,
   with `--train-args` forwarded to `brushwork train` (a regime where a group can collapse: a
   higher learning rate, a lower temperature). From each run's film, per step: within-group diversity
   (mean pairwise distance of the passed paintings, `score.diversity`, and the number of
@@ -41,10 +43,10 @@ from rich.console import Console
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 START, END = "<!-- diversity:start -->", "<!-- diversity:end -->"
-WITHOUT, WITH = "judge-led", "recipe-diverse"
+RECIPE, WITH = "judge-led", "recipe-diverse"   # the recipe's preset; the preset with the term
 DIVERSITY = "brushwork.score.diversity:DiversityTerm"
 WEIGHED = f"{WITH}-diversity="     # a run with the term: its folder's name begins with this and its weight
-Arm = float | None    # a run's diversity weight; None: without the term (judge-led)
+Arm = float | None    # a run's diversity weight; None: without the term (recipe-diverse at weight 0)
 FAMILIES = {"yellow": "yellow", "white": "white", "peach": "warm", "coral": "warm", "red": "warm",
             "magenta": "pink", "pink": "pink", "lilac": "purple"}
 PAINTED = {"yellow": "yellow hibiscus", "white": "white hibiscus with a red eye", "peach": "peach hibiscus",
@@ -69,7 +71,7 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
         for arm in (None, *weights):
             folder = run_folder(out, arm, steps, seed, extra)
             if _last_step(folder / "film") < steps:
-                reward = ["--preset", WITHOUT] if arm is None else ["--reward_file", str(reward_file(out, arm))]
+                reward = ["--reward_file", str(reward_file(out, arm))]
                 pending.append((folder, [*reward, "--seed", str(seed)]))
             films[arm, seed] = folder / "film"
     for first in range(0, len(pending), 2):
@@ -88,7 +90,7 @@ def kept(out: Path, steps: int, extra: list[str]) -> dict[tuple[Arm, int], Path]
     """The runs already in `out` (an earlier comparison, under the scorer of its day), never
     trained: every seed whose run without the term reaches `steps`, and every weight whose runs
     reach it for all those seeds."""
-    prefix, suffix = f"{WITHOUT}-{steps}-s", f"-{regime_tag(extra)}" if extra else ""
+    prefix, suffix = f"{arm_name(None)}-{steps}-s", f"-{regime_tag(extra)}" if extra else ""
     names = [f.name[len(prefix):len(f.name) - len(suffix)] for f in out.glob(f"{prefix}*{suffix}")]
     seeds = sorted(int(n) for n in names if n.isdigit() and _last_step(run_folder(out, None, steps, int(n), extra)
                                                                         / "film") >= steps)
@@ -108,38 +110,39 @@ def run_folder(out: Path, arm: Arm, steps: int, seed: int, extra: list[str]) -> 
     return out / "-".join([arm_name(arm), str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
 
 
-def arm_weights(weight: float) -> dict[str, float]:
-    """recipe-diverse with the diversity term at `weight`: the judge and aesthetic give up (or
-    take back) the difference in their own 2:1 proportion, every other term as the preset has
-    it, so the preset's own weight gives the preset."""
+def arm_weights(arm: Arm) -> dict[str, float]:
+    """recipe-diverse with the diversity term at the arm's weight (None: 0, the run without it):
+    the judge and aesthetic give up (or take back) the difference in their own 2:1 proportion,
+    every other term as the preset has it, so the preset's own weight gives the preset."""
     from brushwork.score.reward import PRESET_WEIGHTS
 
+    weight = 0.0 if arm is None else arm
     weights = dict(PRESET_WEIGHTS[WITH])
     shared = weights["judge"] + weights["aesthetic"]
     scale = (shared - weight + weights[DIVERSITY]) / shared
-    if not (weight > 0 and scale > 0):
+    if not ((arm is None or weight > 0) and scale > 0):
         raise SystemExit(f"--diversity-weight {weight:g}: give a weight above 0 and below "
                          f"{shared + weights[DIVERSITY]:g} (what the judge and aesthetic can give up)")
     return weights | {"judge": round(weights["judge"] * scale, 4), "aesthetic": round(weights["aesthetic"] * scale, 4),
                       DIVERSITY: weight}
 
 
-def reward_file(out: Path, weight: float) -> Path:
-    """The reward YAML (`brushwork train --reward_file`) of the run with the term at `weight`."""
+def reward_file(out: Path, arm: Arm) -> Path:
+    """The reward YAML (`brushwork train --reward_file`) of an arm's runs."""
     import yaml
 
     from brushwork.score.reward import RewardConfig
 
-    path = out / f"reward-{arm_name(weight)}.yaml"
+    path = out / f"reward-{arm_name(arm)}.yaml"
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump({"weights": arm_weights(weight)}, sort_keys=False))
+    path.write_text(yaml.safe_dump({"weights": arm_weights(arm)}, sort_keys=False))
     RewardConfig.from_yaml(path)      # refused here, with its reason, rather than in a training run
     return path
 
 
 def arm_name(arm: Arm) -> str:
     """An arm's runs' folder name: the weight is in it, so runs at two weights never mix."""
-    return WITHOUT if arm is None else f"{WEIGHED}{arm:g}"
+    return f"{WITH}-without-diversity" if arm is None else f"{WEIGHED}{arm:g}"
 
 
 def regime_tag(extra: list[str]) -> str:
@@ -179,7 +182,7 @@ def per_step(film: Path) -> list[dict]:
         spreads = [d for pngs in passed if len(pngs) > 1 for d in pairwise(pngs)]
         kinds = [compositions(pngs) for pngs in passed if len(pngs) > 1]
         paid = [f.card.total for f in these if f.card.total is not None]
-        recipe = [sum(w * (f.terms.get(t) or 0.0) for t, w in PRESET_WEIGHTS[WITHOUT].items()) if f.passed else 0.0
+        recipe = [sum(w * (f.terms.get(t) or 0.0) for t, w in PRESET_WEIGHTS[RECIPE].items()) if f.passed else 0.0
                   for f in these if f.card.total is not None]
         moved = [signal(group) for group in groups.values()]
         moved = [m for m in moved if m is not None]
@@ -264,11 +267,10 @@ def arms_seen(series) -> list[Arm]:
 
 
 def _label(arm: Arm, seed: int | None = None) -> str:
-    if arm is None:
-        label = f"without the term ({WITHOUT})"
-    else:
-        weights = arm_weights(arm)
-        label = f"with the term at {arm:.2f} ({WITH}, judge {weights['judge']:g}, aesthetic {weights['aesthetic']:g})"
+    weights = arm_weights(arm)
+    shares = f"judge {weights['judge']:g}, aesthetic {weights['aesthetic']:g}"
+    label = f"without the term ({WITH} at 0" if arm is None else f"with the term at {arm:.2f} ({WITH}"
+    label += f", {shares})"
     return label + ("" if seed is None else f", seed {seed}")
 
 
