@@ -168,8 +168,8 @@ def _with_diversity(card, near: list[tuple[float, str]]):
     terms = {**card.terms, "diversity": value}
     if near:
         apart, who = min(near)
-        twins = sum(value_of(d) == 0.0 for d, _ in near)
-        note = (f"distinct from {value:.0%} of {len(near)} (a duplicate of {twins}); nearest: {who}, "
+        copies = sum(value_of(d) == 0.0 for d, _ in near)
+        note = (f"distinct from {value:.0%} of {len(near)} (a duplicate of {copies}); nearest: {who}, "
                 f"{apart:.2f} apart (0 the same, duplicate at {DUPLICATE}, distinct from {DISTINCT})")
     else:
         note = "no group-mate passed"
