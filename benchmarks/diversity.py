@@ -26,6 +26,11 @@
     .venv/bin/python benchmarks/diversity.py [--part train|noise|adherence|all ...] [--steps 4] [--seeds 0 1 2]
         [--diversity-weight 0.1 0.3] [--train-args="--learning_rate 3e-3 --temperature 0.8 --warmup_steps 2"]
         [--out out/bench-diversity-taste10] [--beside out/bench-diversity]
+
+The run RESULTS.md reads (groups start crowded at temperature 0.25; ~80 min on 2 cores):
+
+    .venv/bin/python benchmarks/diversity.py --part train --steps 15 --seeds 0 1 2 3 4 \
+        --train-args="--learning_rate 1.5e-3 --temperature 0.25 --warmup_steps 2" --out out/bench-diversity-collapse
 """
 
 from __future__ import annotations
@@ -236,24 +241,34 @@ T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
 
 
 def plot(series: dict[tuple[Arm, int], list[dict]], path: Path) -> None:
+    """Per step, each run as a faint line and each arm's mean over its seeds as a bold one, one colour an
+    arm: with several seeds, the per-seed lines alone are a tangle the eye cannot pair."""
     from matplotlib.figure import Figure
 
     panels = (*METRICS, SIGNAL[0])
-    arms = arms_seen(series)
-    fig = Figure(figsize=(3 * len(panels), 3))
+    arms, seeds = arms_seen(series), seeds_seen(series)
+    colours = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")
+    fig = Figure(figsize=(3 * len(panels), 3.4))
     for k, (key, title, _) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), k + 1)
-        for (arm, seed), rows in series.items():
-            points = [(r["step"], r[key]) for r in rows if r[key] is not None]
-            if points:
-                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=2, linewidth=1,
-                        color=("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")[arms.index(arm) % 5],
-                        linestyle=("-", "--", ":", "-.")[seeds_seen(series).index(seed) % 4],
-                        label=_label(arm, seed))
+        for arm in arms:
+            colour = colours[arms.index(arm) % len(colours)]
+            by_step: dict[int, list[float]] = {}
+            for seed in seeds:
+                points = [(r["step"], r[key]) for r in series.get((arm, seed), []) if r[key] is not None]
+                for step, value in points:
+                    by_step.setdefault(step, []).append(value)
+                if points:
+                    ax.plot(*zip(*points), linewidth=0.7, alpha=0.3, color=colour)
+            if by_step:
+                steps = sorted(by_step)
+                ax.plot(steps, [_mean(by_step[s]) for s in steps], linewidth=2, marker="o", markersize=3,
+                        color=colour, label=f"{_label(arm)}: mean over {len(seeds)} seed{'s' * (len(seeds) > 1)}")
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
-    fig.axes[0].legend(fontsize=6)
-    fig.tight_layout()
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(arms), fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     fig.savefig(path, dpi=100)
 
 
