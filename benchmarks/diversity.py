@@ -29,7 +29,7 @@
 
 The run RESULTS.md reads (groups start crowded at temperature 0.25; ~80 min on 2 cores):
 
-    .venv/bin/python benchmarks/diversity.py --part train --steps 15 --seeds 0 1 2 3 4 \
+    .venv/bin/python benchmarks/diversity.py --part train --steps 15 --seeds 0 1 2 3 4
         --train-args="--learning_rate 1.5e-3 --temperature 0.25 --warmup_steps 2" --out out/bench-diversity-collapse
 """
 
