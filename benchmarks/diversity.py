@@ -15,7 +15,9 @@
   interval, per weight; a PNG of them per step beside this section (benchmarks/diversity.png).
   Runs are kept per `--out` folder, one folder per scorer: the taste model that pays the judge
   and aesthetic changes between sessions, and a run is only compared with runs scored as it
-  was; `--beside` shows an earlier folder's comparison from its kept runs.
+  was; `--beside` shows an earlier folder's comparison from its kept runs. Each run folder records
+  the git tree of src/brushwork that trained and scored it (`brushwork-tree.txt`), and a kept run
+  trained under other code is named on stderr, so a change to the scorer is not compared unseen.
 - noise: the diversity measure on the attacks of tests/test_diversity.py (coordinates, colours,
   stroke order, tiny strokes, all at once) and on honest layouts of the same subject, for the
   procedural yellow hibiscus and pink lotus.
@@ -67,6 +69,7 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
     `extra` forwarded to `brushwork train` (the regime: a learning rate, a temperature);
     (arm, seed) -> its film folder. A run whose film already reaches `steps` is kept; the runs
     still to train go two side by side (one core each)."""
+    stamp = code_stamp()
     warm = out / "warm"
     if not (warm / "base" / "config.json").is_file():
         if _train(warm, ["--max_steps", "1", "--film", "false"]).wait() != 0:
@@ -88,6 +91,10 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
         for process in running:
             if process.wait() != 0:
                 raise SystemExit(f"brushwork train failed (exit {process.returncode}): {' '.join(process.args)}")
+        for folder, _ in pending[first:first + 2]:
+            (folder / STAMP).write_text(stamp + "\n")
+    warn_if_other_code({key: film for key, film in films.items()
+                        if film.parent not in {folder for folder, _ in pending}}, stamp)
     return films
 
 
@@ -108,11 +115,37 @@ def kept(out: Path, steps: int, extra: list[str]) -> dict[tuple[Arm, int], Path]
     if len(films) == len(seeds):
         raise SystemExit(f"--beside {out}: no runs with and without the term reach {steps} steps under these "
                          f"--train-args; run them with --out {out} first")
+    warn_if_other_code(films, code_stamp())
     return films
 
 
 def run_folder(out: Path, arm: Arm, steps: int, seed: int, extra: list[str]) -> Path:
     return out / "-".join([arm_name(arm), str(steps), f"s{seed}", *([regime_tag(extra)] if extra else [])])
+
+
+STAMP = "brushwork-tree.txt"     # in each run folder: the code that trained and scored it
+
+
+def code_stamp() -> str:
+    """The git tree of src/brushwork (the trainer and the scorer, the taste model and its bundled pool
+    included), marked when the working tree differs from it; "unknown" outside a git checkout."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
+
+    tree = git("rev-parse", "HEAD:src/brushwork")
+    if not tree:
+        return "unknown"
+    return tree + (" with uncommitted changes" if git("status", "--porcelain", "--", "src/brushwork") else "")
+
+
+def warn_if_other_code(films: dict[tuple[Arm, int], Path], stamp: str) -> None:
+    """Kept runs are compared as they were trained; say which ones other code trained and scored."""
+    for film in films.values():
+        recorded = film.parent / STAMP
+        was = recorded.read_text().strip() if recorded.is_file() else "not recorded"
+        if was != stamp:
+            print(f"note: {film.parent} was trained under src/brushwork {was} (now {stamp}); delete it, or pass "
+                  f"another --out, to train it again under this code", file=sys.stderr)
 
 
 def arm_weights(arm: Arm) -> dict[str, float]:
