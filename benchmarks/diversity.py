@@ -69,7 +69,6 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
     `extra` forwarded to `brushwork train` (the regime: a learning rate, a temperature);
     (arm, seed) -> its film folder. A run whose film already reaches `steps` is kept; the runs
     still to train go two side by side (one core each)."""
-    stamp = code_stamp()
     warm = out / "warm"
     if not (warm / "base" / "config.json").is_file():
         if _train(warm, ["--max_steps", "1", "--film", "false"]).wait() != 0:
@@ -83,7 +82,7 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
                 pending.append((folder, [*reward, "--seed", str(seed)]))
             films[arm, seed] = folder / "film"
     for first in range(0, len(pending), 2):
-        running = []
+        running, stamp = [], code_stamp()      # the code these two runs import, as they start
         for folder, args in pending[first:first + 2]:
             shutil.rmtree(folder, ignore_errors=True)
             running.append(_train(folder, ["--max_steps", str(steps), *args, "--tiny", "false",
@@ -94,7 +93,7 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
         for folder, _ in pending[first:first + 2]:
             (folder / STAMP).write_text(stamp + "\n")
     warn_if_other_code({key: film for key, film in films.items()
-                        if film.parent not in {folder for folder, _ in pending}}, stamp)
+                        if film.parent not in {folder for folder, _ in pending}}, code_stamp())
     return films
 
 
