@@ -325,6 +325,33 @@ def test_training_curves_are_png_per_family(tmp_path):
         read_metrics(tmp_path / "nowhere")
 
 
+def test_a_run_keeps_its_colour_in_every_panel_under_one_legend(tmp_path):
+    """The curves share one legend below the panels, so a run must be drawn in the same colour in
+    every panel, also where an earlier run has no points (the diversity term is only logged by the
+    run that weighs it)."""
+    import numpy as np
+
+    from brushwork.eval.curves import plot
+
+    line = [(1, 0.0), (2, 1.0), (3, 0.5)]
+    long_name = "recipe-diverse-without-diversity-15-s1-learning_rate=1.5e-3,temperature=0.25,warmup_steps=2"
+    path = plot("t", ["shared", "second only"], {"first": {"shared": line},
+                                                  long_name: {"shared": [(1, 1.0), (2, 0.0), (3, 0.8)], "second only": line}},
+                tmp_path / "c.png")
+    with Image.open(path) as im:
+        pixels = np.asarray(im.convert("RGB")).astype(int)
+    panels = pixels[: int(pixels.shape[0] * 0.7)]             # above the legend
+    left, right = panels[:, : pixels.shape[1] // 2], panels[:, pixels.shape[1] // 2:]
+
+    def count(region, rgb):
+        return int((np.abs(region - np.array(rgb)).sum(axis=2) < 40).sum())
+
+    blue, orange = (0x1F, 0x77, 0xB4), (0xFF, 0x7F, 0x0E)      # matplotlib's C0 and C1
+    assert count(left, blue) > 50 and count(left, orange) > 50
+    assert count(right, orange) > 50 and count(right, blue) == 0
+    assert pixels.shape[1] == 2 * 420                          # the long name did not widen the figure
+
+
 # ---------------------------------------------------------------- errors a user meets first
 
 def flat(result) -> str:

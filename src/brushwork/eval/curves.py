@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import textwrap
 from pathlib import Path
 
 from brushwork.errors import ConfigError, DependencyNotInstalled
@@ -82,7 +83,9 @@ def _slug(text: str) -> str:
 
 
 def plot(title: str, metrics: list[str], runs: dict[str, Series], path: Path) -> Path:
-    """One figure: a panel per metric, a line per run."""
+    """One figure: a panel per metric, a line per run; with several runs one legend below the panels
+    (run names are folder names, often longer than a panel is wide: a legend in each panel squeezed
+    the panels to a sliver)."""
     try:
         from matplotlib.figure import Figure
         from matplotlib.ticker import MaxNLocator
@@ -94,18 +97,24 @@ def plot(title: str, metrics: list[str], runs: dict[str, Series], path: Path) ->
     fig.suptitle(title)
     for n, metric in enumerate(metrics):
         ax = fig.add_subplot(rows, cols, n + 1)
-        for label, data in runs.items():
+        for k, (label, data) in enumerate(runs.items()):
             points = data.get(metric, [])
-            if points:
+            if points:     # a run keeps its colour in every panel, whichever runs a panel lacks: one legend
                 steps, values = zip(*points)
-                ax.plot(steps, values, marker="o" if len(points) < 20 else None, markersize=3, label=label)
+                ax.plot(steps, values, marker="o" if len(points) < 20 else None, markersize=3, label=label,
+                        color=f"C{k % 10}")
         ax.set_title(metric, fontsize=10)
         ax.set_xlabel("step", fontsize=8)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.tick_params(labelsize=8)
         ax.grid(alpha=0.3)
-        if len(runs) > 1:
-            ax.legend(fontsize=7)
+    shown: dict[str, object] = {}      # each run once, in the order the panels drew them
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            shown.setdefault(label, handle)
+    if len(runs) > 1 and shown:
+        fig.legend(list(shown.values()), [textwrap.fill(label, 80 * cols) for label in shown],
+                   loc="outside lower center", fontsize=7, frameon=False)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")
     return path
