@@ -92,8 +92,8 @@ def train(out: Path, steps: int, seeds: list[int], extra: list[str],
                 raise SystemExit(f"brushwork train failed (exit {process.returncode}): {' '.join(process.args)}")
         for folder, _ in pending[first:first + 2]:
             (folder / STAMP).write_text(stamp + "\n")
-    warn_if_other_code({key: film for key, film in films.items()
-                        if film.parent not in {folder for folder, _ in pending}}, code_stamp())
+    trained = {folder for folder, _ in pending}
+    warn_if_other_code({key: film for key, film in films.items() if film.parent not in trained}, code_stamp())
     return films
 
 
@@ -279,12 +279,11 @@ def plot(series: dict[tuple[Arm, int], list[dict]], path: Path) -> None:
 
     panels = (*METRICS, SIGNAL[0])
     arms, seeds = arms_seen(series), seeds_seen(series)
-    colours = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")
     fig = Figure(figsize=(3 * len(panels), 3.4))
     for k, (key, title, _) in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), k + 1)
-        for arm in arms:
-            colour = colours[arms.index(arm) % len(colours)]
+        for n, arm in enumerate(arms):
+            colour = f"C{n % 10}"
             by_step: dict[int, list[float]] = {}
             for seed in seeds:
                 points = [(r["step"], r[key]) for r in series.get((arm, seed), []) if r[key] is not None]

@@ -333,11 +333,10 @@ def test_a_run_keeps_its_colour_in_every_panel_under_one_legend(tmp_path):
 
     from brushwork.eval.curves import plot
 
-    line = [(1, 0.0), (2, 1.0), (3, 0.5)]
+    line, other = [(1, 0.0), (2, 1.0), (3, 0.5)], [(1, 1.0), (2, 0.0), (3, 0.8)]
     long_name = "recipe-diverse-without-diversity-15-s1-learning_rate=1.5e-3,temperature=0.25,warmup_steps=2"
-    path = plot("t", ["shared", "second only"], {"first": {"shared": line},
-                                                  long_name: {"shared": [(1, 1.0), (2, 0.0), (3, 0.8)], "second only": line}},
-                tmp_path / "c.png")
+    runs = {"first": {"shared": line}, long_name: {"shared": other, "second only": line}}
+    path = plot("t", ["shared", "second only"], runs, tmp_path / "c.png")
     with Image.open(path) as im:
         pixels = np.asarray(im.convert("RGB")).astype(int)
     panels = pixels[: int(pixels.shape[0] * 0.7)]             # above the legend
